@@ -1,0 +1,5 @@
+"""``python -m mcpforge``."""
+
+from mcpforge.cli import main
+
+main()

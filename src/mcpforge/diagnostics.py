@@ -1,0 +1,131 @@
+"""Per-operation problems recorded as values: skipped or degraded operations, renames.
+
+A diagnostic never stops a run. Fatal problems are exceptions from :mod:`mcpforge.errors`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+__all__ = ["Diagnostic", "Diagnostics", "Effect", "Severity", "format_text"]
+
+
+class Severity(StrEnum):
+    """How much a diagnostic matters to the user."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class Effect(StrEnum):
+    """What happened to the output because of the problem."""
+
+    NONE = "none"
+    SKIPPED = "skipped"
+    DEGRADED = "degraded"
+    RENAMED = "renamed"
+
+
+_SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Diagnostic:
+    """One problem: a stable code, a sentence, and where it is."""
+
+    severity: Severity
+    effect: Effect
+    code: str
+    message: str
+    operation: str | None = None
+    pointer: str | None = None
+
+    def render(self) -> str:
+        """One line for humans."""
+        where = self.operation or ""
+        if self.pointer:
+            where = f"{where} [{self.pointer}]" if where else self.pointer
+        prefix = f"{self.severity.value}[{self.code}]"
+        effect = f" ({self.effect.value})" if self.effect is not Effect.NONE else ""
+        return f"{prefix}{effect} {where}: {self.message}" if where else f"{prefix}{effect}: {self.message}"
+
+
+class Diagnostics:
+    """Collector passed explicitly through the pipeline; keeps insertion order."""
+
+    def __init__(self) -> None:
+        self._items: list[Diagnostic] = []
+        self._seen: set[Diagnostic] = set()
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Record a diagnostic (exact duplicates are kept once)."""
+        if diagnostic not in self._seen:
+            self._seen.add(diagnostic)
+            self._items.append(diagnostic)
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        """Record several diagnostics."""
+        for item in diagnostics:
+            self.add(item)
+
+    def warn(
+        self,
+        code: str,
+        message: str,
+        *,
+        effect: Effect = Effect.NONE,
+        operation: str | None = None,
+        pointer: str | None = None,
+    ) -> None:
+        """Record a warning."""
+        self.add(
+            Diagnostic(
+                severity=Severity.WARNING,
+                effect=effect,
+                code=code,
+                message=message,
+                operation=operation,
+                pointer=pointer,
+            )
+        )
+
+    def info(
+        self,
+        code: str,
+        message: str,
+        *,
+        effect: Effect = Effect.NONE,
+        operation: str | None = None,
+        pointer: str | None = None,
+    ) -> None:
+        """Record an informational note."""
+        self.add(
+            Diagnostic(
+                severity=Severity.INFO, effect=effect, code=code, message=message, operation=operation, pointer=pointer
+            )
+        )
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def freeze(self) -> tuple[Diagnostic, ...]:
+        """The diagnostics in a stable order: severity, then the order they were found."""
+        indexed = sorted(enumerate(self._items), key=lambda pair: (_SEVERITY_RANK[pair[1].severity], pair[0]))
+        return tuple(item for _, item in indexed)
+
+
+def format_text(diagnostics: Iterable[Diagnostic]) -> str:
+    """All diagnostics, one line each (the CLI and the golden files use this)."""
+    return "".join(d.render() + "\n" for d in diagnostics)
+
+
+def to_json(diagnostics: Iterable[Diagnostic]) -> str:
+    """Diagnostics as a JSON array (for ``--report``)."""
+    return json.dumps([asdict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,100 @@
+"""Fatal errors: problems that stop a run before anything is written.
+
+Every error carries a one-line message, an optional location (a JSON pointer into the
+spec, or a file path) and a hint saying what to do. ``cli.py`` turns them into one clear
+message and a non-zero exit code; nothing else catches them.
+
+Exception tree::
+
+    MCPForgeError
+     ├── SpecError                 the input document cannot be used
+     │    ├── SpecReadError        unreadable file, bad JSON/YAML, too large or too deep
+     │    ├── SpecFormatError      not an OpenAPI/Swagger document, unsupported version
+     │    ├── RefError             unresolvable, refused (remote, outside the spec's folder) or cyclic $ref
+     │    ├── SpecValidationError  validation problems, fatal under --strict
+     │    └── NoOperationsError    the document has no operations to turn into tools
+     ├── OutputError               the output directory cannot be written safely
+     └── ConfigError               invalid options or configuration file
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "MCPForgeError",
+    "NoOperationsError",
+    "OutputError",
+    "RefError",
+    "SpecError",
+    "SpecFormatError",
+    "SpecReadError",
+    "SpecValidationError",
+]
+
+
+class MCPForgeError(Exception):
+    """Base class of every fatal mcpforge error."""
+
+    code = "error"
+
+    def __init__(self, message: str, *, location: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.hint = hint
+
+    def render(self) -> str:
+        """One line (plus an optional hint line) for humans."""
+        where = f" at {self.location}" if self.location else ""
+        text = f"error[{self.code}]{where}: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class SpecError(MCPForgeError):
+    """The input document cannot be used."""
+
+    code = "spec"
+
+
+class SpecReadError(SpecError):
+    """The file cannot be read or parsed as JSON/YAML."""
+
+    code = "spec-read"
+
+
+class SpecFormatError(SpecError):
+    """The document is not an OpenAPI 3.x or Swagger 2.0 document."""
+
+    code = "spec-format"
+
+
+class RefError(SpecError):
+    """A ``$ref`` cannot be resolved, or resolving it was refused."""
+
+    code = "ref"
+
+
+class SpecValidationError(SpecError):
+    """The document failed validation and validation problems are fatal (``--strict``)."""
+
+    code = "spec-invalid"
+
+
+class NoOperationsError(SpecError):
+    """The document defines no operations."""
+
+    code = "no-operations"
+
+
+class OutputError(MCPForgeError):
+    """The output directory cannot be written safely."""
+
+    code = "output"
+
+
+class ConfigError(MCPForgeError):
+    """Invalid options or configuration file."""
+
+    code = "config"

@@ -1,0 +1,108 @@
+"""The pipeline in one call: load -> validate -> parse -> build -> render (nothing is written here)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcpforge import __version__
+from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
+from mcpforge.errors import SpecValidationError
+from mcpforge.options import BuildOptions, ValidationLevel
+from mcpforge.render.files import RenderedFile, json_file
+from mcpforge.render.write import LOCK_FILE
+from mcpforge.spec.load import SpecDocument, load_document
+from mcpforge.spec.parse import parse_spec
+from mcpforge.spec.validate import basic_problems, full_problems
+from mcpforge.targets.mcp import mcp_tools
+from mcpforge.tools.build import build_tools
+from mcpforge.tools.model import ToolSet
+
+__all__ = ["GenerateOptions", "GenerationResult", "generate", "load_and_build"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GenerateOptions:
+    """Everything one ``mcpforge generate`` run needs."""
+
+    spec: Path
+    build: BuildOptions = field(default_factory=BuildOptions)
+    validation: ValidationLevel = ValidationLevel.BASIC
+    strict: bool = False
+    allow_remote_refs: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GenerationResult:
+    """Rendered files plus what happened along the way."""
+
+    files: tuple[RenderedFile, ...]
+    toolset: ToolSet
+    diagnostics: tuple[Diagnostic, ...]
+    spec_sha256: str
+
+    @property
+    def operation_count(self) -> int:
+        """Operations in the document (tools plus skipped operations)."""
+        return len(self.toolset.tools) + self.skipped
+
+    @property
+    def skipped(self) -> int:
+        """Operations that produced no tool."""
+        return sum(1 for d in self.diagnostics if d.effect is Effect.SKIPPED)
+
+    @property
+    def degraded(self) -> int:
+        """Distinct operations generated with something loosened or dropped."""
+        return len({d.operation or d.pointer for d in self.diagnostics if d.effect is Effect.DEGRADED})
+
+    @property
+    def renamed(self) -> int:
+        """Tools whose name differs from their operationId."""
+        return sum(1 for d in self.diagnostics if d.effect is Effect.RENAMED)
+
+
+def _validate(document: SpecDocument, options: GenerateOptions, diags: Diagnostics) -> None:
+    if options.validation is ValidationLevel.NONE:
+        return
+    problems = basic_problems(document)
+    if options.validation is ValidationLevel.FULL:
+        problems += full_problems(document, options.spec, allow_remote_refs=options.allow_remote_refs)
+    if options.strict and problems:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise SpecValidationError(
+            f"{first.message}{more}",
+            location=first.pointer,
+            hint="fix the document, or drop --strict to generate with warnings",
+        )
+    diags.extend(problems)
+
+
+def load_and_build(options: GenerateOptions, diags: Diagnostics) -> tuple[SpecDocument, ToolSet]:
+    """Load, validate, parse and build the tool set."""
+    document = load_document(options.spec, allow_remote_refs=options.allow_remote_refs)
+    _validate(document, options, diags)
+    api = parse_spec(document, diags)
+    return document, build_tools(api, options.build, diags)
+
+
+def generate(options: GenerateOptions) -> GenerationResult:
+    """Run the whole pipeline in memory and return the files to write."""
+    diags = Diagnostics()
+    document, toolset = load_and_build(options, diags)
+    if options.strict:
+        errors = [d for d in diags if d.severity is not Severity.INFO]
+        if errors:
+            raise SpecValidationError(errors[0].render(), hint="drop --strict to generate with warnings")
+    spec_hash = hashlib.sha256(document.raw_bytes).hexdigest()
+    files = [json_file("manifests/mcp-tools.json", mcp_tools(toolset))]
+    lock = {
+        "generator": "mcpforge",
+        "version": __version__,
+        "spec": {"name": document.source_name, "sha256": spec_hash},
+        "files": sorted([f.path for f in files] + [LOCK_FILE]),
+    }
+    files.append(json_file(LOCK_FILE, lock))
+    return GenerationResult(files=tuple(files), toolset=toolset, diagnostics=diags.freeze(), spec_sha256=spec_hash)

@@ -1,0 +1,1 @@
+"""Rendering output files and writing them to disk."""

@@ -1,0 +1,1 @@
+"""JSON Schema: conversion from OpenAPI schemas, and bundling of definitions."""

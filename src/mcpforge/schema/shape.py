@@ -1,0 +1,57 @@
+"""Loosened "shape" schemas for tool outputs: types and property names to a bounded depth.
+
+An output schema tells the model what a result looks like; the official MCP clients also
+validate every result against it. A shape keeps only ``type``, ``properties``, ``items`` and
+combinators (``oneOf`` relaxed to ``anyOf``), so it is strictly looser than the API's schema:
+a response that is valid for the API is always valid for the shape, the size is bounded by
+the depth, and cycles end where the depth does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mcpforge.schema.bundle import REF_PREFIX
+from mcpforge.spec.model import JsonSchema
+
+__all__ = ["shape"]
+
+_MAX_REF_HOPS = 32
+
+
+def _deref(node: Any, defs: Mapping[str, JsonSchema]) -> Any:
+    for _ in range(_MAX_REF_HOPS):
+        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+            return node
+        ref = node["$ref"]
+        if not ref.startswith(REF_PREFIX):
+            return {}
+        node = defs.get(ref[len(REF_PREFIX) :], {})
+    return {}
+
+
+def shape(schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int) -> JsonSchema:
+    """The loosened shape of ``schema`` showing ``depth`` levels of nesting below the root."""
+    node = _deref(schema, defs)
+    if not isinstance(node, Mapping):
+        return node if isinstance(node, bool) else {}
+    out: dict[str, Any] = {}
+    if isinstance(node.get("type"), str | list):
+        out["type"] = node["type"]
+    if depth <= 0:
+        return out
+    properties = node.get("properties")
+    if isinstance(properties, Mapping):
+        out["properties"] = {name: shape(sub, defs, depth - 1) for name, sub in properties.items()}
+    items = node.get("items")
+    if isinstance(items, Mapping | bool):
+        out["items"] = shape(items, defs, depth - 1)
+    elif "items" in out or out.get("type") == "array":
+        out["items"] = {}
+    branches = [b for key in ("anyOf", "oneOf") for b in node.get(key) or [] if isinstance(node.get(key), list)]
+    if branches:
+        out["anyOf"] = [shape(b, defs, depth) for b in branches]
+    if isinstance(node.get("allOf"), list):
+        out["allOf"] = [shape(b, defs, depth) for b in node["allOf"]]
+    return out

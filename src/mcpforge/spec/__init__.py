@@ -1,0 +1,1 @@
+"""Reading OpenAPI documents: load, resolve references, validate, parse into the model."""

@@ -1,0 +1,206 @@
+"""Read an OpenAPI document from disk (JSON or YAML) within bounded time and memory.
+
+Bounds: file size, nesting depth and, for YAML, the size of the document once anchors are
+expanded (a "billion laughs" document is rejected before anything walks it).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mcpforge.errors import SpecFormatError, SpecReadError
+from mcpforge.spec.model import Dialect
+from mcpforge.spec.refs import RefResolver
+
+__all__ = ["LoadLimits", "SpecDocument", "detect_dialect", "load_document", "parse_text"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadLimits:
+    """Resource bounds for reading untrusted documents."""
+
+    max_bytes: int = 256 * 1024 * 1024
+    max_yaml_nodes: int = 5_000_000
+    max_depth: int = 200
+    remote_timeout: float = 20.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpecDocument:
+    """A parsed document, its dialect and the resolver for its references."""
+
+    root: Mapping[str, Any]
+    dialect: Dialect
+    spec_version: str
+    resolver: RefResolver
+    source_name: str
+    raw_bytes: bytes
+
+
+class _Loader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader):  # type: ignore[misc]
+    """Safe YAML loader that keeps dates as strings and makes every mapping key a string."""
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    loader.flatten_mapping(node)
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=False)
+        if isinstance(key, bool):
+            key = "true" if key else "false"
+        elif key is None:
+            key = "null"
+        result[str(key)] = loader.construct_object(value_node, deep=False)
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
+
+
+def _expanded_size(root: Any, limits: LoadLimits) -> None:
+    """Reject YAML whose anchors expand past the node budget, or that nests too deeply."""
+    memo: dict[int, int] = {}
+
+    def size(node: Any, depth: int) -> int:
+        if depth > limits.max_depth:
+            raise SpecReadError(f"document nests deeper than {limits.max_depth} levels")
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            return 1
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        total = 1
+        for child in children:
+            total += size(child, depth + 1)
+            if total > limits.max_yaml_nodes:
+                raise SpecReadError(
+                    f"YAML document expands to more than {limits.max_yaml_nodes:,} nodes (anchor/alias bomb?)"
+                )
+        memo[key] = total
+        return total
+
+    size(root, 0)
+
+
+def parse_text(data: bytes, *, name: str, limits: LoadLimits | None = None) -> Any:
+    """Parse JSON or YAML bytes; errors name the file and the line."""
+    limits = limits or LoadLimits()
+    if len(data) > limits.max_bytes:
+        raise SpecReadError(f"{name} is {len(data):,} bytes, more than the limit of {limits.max_bytes:,}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SpecReadError(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith(("{", "[")):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise SpecReadError(
+                    f"{name} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                    hint="check the file for a syntax error at that position",
+                ) from None
+        doc = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        _expanded_size(doc, limits)
+        return doc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SpecReadError(f"{name} is not valid YAML: {problem}{where}") from None
+    except RecursionError:
+        raise SpecReadError(f"{name} nests too deeply to be an API description") from None
+
+
+def detect_dialect(root: Any, *, name: str) -> tuple[Dialect, str]:
+    """Tell Swagger 2.0, OpenAPI 3.0 and 3.1 apart; anything else is a clear error."""
+    if not isinstance(root, Mapping):
+        raise SpecFormatError(
+            f"{name} is not an OpenAPI document: the top level is not a mapping",
+            location="/",
+            hint="mcpforge reads OpenAPI 3.0/3.1 and Swagger 2.0 documents",
+        )
+    swagger = root.get("swagger")
+    openapi = root.get("openapi")
+    if swagger is not None:
+        if str(swagger).strip() == "2.0":
+            return Dialect.SWAGGER_20, "2.0"
+        raise SpecFormatError(
+            f"unsupported Swagger version {swagger!r}",
+            location="/swagger",
+            hint="only Swagger 2.0 is supported; convert older documents first",
+        )
+    if openapi is None:
+        raise SpecFormatError(
+            f"{name} is not an OpenAPI document: it has neither 'openapi' nor 'swagger'",
+            location="/",
+            hint="mcpforge reads OpenAPI 3.0/3.1 and Swagger 2.0 documents",
+        )
+    version = str(openapi).strip()
+    if version.startswith("3.0"):
+        return Dialect.OPENAPI_30, version
+    if version.startswith(("3.1", "3.2")):
+        return Dialect.OPENAPI_31, version
+    raise SpecFormatError(
+        f"unsupported OpenAPI version {version!r}",
+        location="/openapi",
+        hint="OpenAPI 3.0.x, 3.1.x and Swagger 2.0 are supported",
+    )
+
+
+def _read_bytes(path: Path, limits: LoadLimits) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > limits.max_bytes:
+            raise SpecReadError(f"{path.name} is {size:,} bytes, more than the limit of {limits.max_bytes:,}")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SpecReadError(f"{path} does not exist", hint="check the path to the spec") from None
+    except IsADirectoryError:
+        raise SpecReadError(f"{path} is a directory, not a spec file") from None
+    except OSError as exc:
+        raise SpecReadError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _url_reader(limits: LoadLimits) -> Any:
+    def read_url(url: str) -> Any:
+        try:
+            with urllib.request.urlopen(url, timeout=limits.remote_timeout) as response:  # noqa: S310
+                data = response.read(limits.max_bytes + 1)
+        except OSError as exc:
+            raise SpecReadError(f"cannot fetch {url}: {exc}") from None
+        return parse_text(data, name=url, limits=limits)
+
+    return read_url
+
+
+def load_document(path: Path, *, allow_remote_refs: bool = False, limits: LoadLimits | None = None) -> SpecDocument:
+    """Read and parse a spec file and prepare lazy ``$ref`` resolution."""
+    limits = limits or LoadLimits()
+    data = _read_bytes(path, limits)
+    root = parse_text(data, name=path.name, limits=limits)
+    dialect, version = detect_dialect(root, name=path.name)
+
+    def read_file(file: str) -> Any:
+        file_path = Path(file)
+        return parse_text(_read_bytes(file_path, limits), name=file_path.name, limits=limits)
+
+    resolver = RefResolver(
+        root, root_dir=path.parent, read_file=read_file, read_url=_url_reader(limits) if allow_remote_refs else None
+    )
+    return SpecDocument(
+        root=root, dialect=dialect, spec_version=version, resolver=resolver, source_name=path.name, raw_bytes=data
+    )

@@ -1,0 +1,215 @@
+"""The API as mcpforge understands it: a typed, immutable model of an OpenAPI document.
+
+Schemas in this model are already JSON Schema 2020-12 (see :mod:`mcpforge.schema.openapi`);
+named schemas are referenced as ``#/$defs/<name>`` and live in :class:`SchemaDefs`, one table
+for request direction (readOnly properties removed) and one for responses (writeOnly removed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+__all__ = [
+    "ApiSpec",
+    "Dialect",
+    "FieldEncoding",
+    "HttpMethod",
+    "JsonSchema",
+    "MediaContent",
+    "OAuthFlow",
+    "Operation",
+    "ParamLocation",
+    "Parameter",
+    "RequestBody",
+    "Response",
+    "SchemaDefs",
+    "SecurityRequirement",
+    "SecurityScheme",
+    "Server",
+    "ServerVariable",
+]
+
+JsonSchema = Mapping[str, Any] | bool
+HttpMethod = Literal["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+HTTP_METHODS: tuple[HttpMethod, ...] = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+ParamLocation = Literal["path", "query", "header", "cookie"]
+
+
+class Dialect(StrEnum):
+    """Which OpenAPI family the document belongs to."""
+
+    SWAGGER_20 = "swagger-2.0"
+    OPENAPI_30 = "openapi-3.0"
+    OPENAPI_31 = "openapi-3.1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerVariable:
+    """A ``{variable}`` in a server URL."""
+
+    name: str
+    default: str
+    enum: tuple[str, ...] = ()
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Server:
+    """A base URL the API is served from."""
+
+    url: str
+    description: str | None = None
+    variables: tuple[ServerVariable, ...] = ()
+
+    def default_url(self) -> str:
+        """The URL with every variable replaced by its default."""
+        url = self.url
+        for var in self.variables:
+            url = url.replace("{" + var.name + "}", var.default)
+        return url
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OAuthFlow:
+    """One OAuth2 flow of a security scheme."""
+
+    kind: str  # clientCredentials, authorizationCode, implicit, password
+    token_url: str | None = None
+    authorization_url: str | None = None
+    refresh_url: str | None = None
+    scopes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecurityScheme:
+    """A way of authenticating, from ``components.securitySchemes`` / ``securityDefinitions``."""
+
+    key: str
+    type: str  # apiKey, http, oauth2, openIdConnect, mutualTLS
+    scheme: str | None = None  # http: bearer, basic, ...
+    location: str | None = None  # apiKey: header, query, cookie
+    param_name: str | None = None  # apiKey: the header/query/cookie name
+    bearer_format: str | None = None
+    flows: tuple[OAuthFlow, ...] = ()
+    open_id_connect_url: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecurityRequirement:
+    """One alternative of a ``security`` list: every scheme in it applies together."""
+
+    schemes: tuple[tuple[str, tuple[str, ...]], ...]  # (scheme key, scopes)
+
+    @property
+    def is_anonymous(self) -> bool:
+        """An empty requirement (``{}``) means the operation can be called without auth."""
+        return not self.schemes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parameter:
+    """A path, query, header or cookie parameter (path-level and operation-level merged)."""
+
+    name: str
+    location: ParamLocation
+    required: bool
+    schema: JsonSchema
+    description: str | None = None
+    style: str = "simple"
+    explode: bool = False
+    allow_reserved: bool = False
+    deprecated: bool = False
+    content_type: str | None = None  # set when described with ``content`` instead of ``schema``
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldEncoding:
+    """How one field of a form or multipart body is written."""
+
+    content_type: str | None = None
+    style: str = "form"
+    explode: bool = True
+    is_file: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MediaContent:
+    """A schema for one media type of a request or response body."""
+
+    content_type: str
+    schema: JsonSchema | None
+    encoding: Mapping[str, FieldEncoding] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestBody:
+    """The request body: one entry per media type, in document order."""
+
+    required: bool
+    contents: tuple[MediaContent, ...]
+    description: str | None = None
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Response:
+    """One response of an operation (``200``, ``2XX``, ``default``...)."""
+
+    status: str
+    description: str | None
+    contents: tuple[MediaContent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Operation:
+    """One HTTP operation, normalised across Swagger 2.0 and OpenAPI 3.x."""
+
+    method: HttpMethod
+    path: str
+    operation_id: str | None
+    summary: str | None
+    description: str | None
+    tags: tuple[str, ...]
+    deprecated: bool
+    parameters: tuple[Parameter, ...]
+    request_body: RequestBody | None
+    responses: tuple[Response, ...]
+    security: tuple[SecurityRequirement, ...]  # alternatives; () means no auth needed
+    servers: tuple[Server, ...]
+    pointer: str
+    extensions: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """``GET /pets/{id} (getPet)``: how diagnostics name the operation."""
+        base = f"{self.method.upper()} {self.path}"
+        return f"{base} ({self.operation_id})" if self.operation_id else base
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SchemaDefs:
+    """Named schemas referenced as ``#/$defs/<name>``, per direction."""
+
+    request: Mapping[str, JsonSchema]
+    response: Mapping[str, JsonSchema]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiSpec:
+    """Everything mcpforge needs from the document, with no reference back to the raw dict."""
+
+    title: str
+    version: str
+    description: str | None
+    dialect: Dialect
+    spec_version: str
+    servers: tuple[Server, ...]
+    operations: tuple[Operation, ...]
+    security_schemes: Mapping[str, SecurityScheme]
+    defs: SchemaDefs
+    source_name: str

@@ -1,0 +1,1 @@
+"""Provider formats of tool definitions."""

@@ -1,0 +1,1 @@
+"""From operations to tool definitions."""

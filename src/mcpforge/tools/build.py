@@ -1,0 +1,269 @@
+"""ApiSpec -> ToolSet: names, descriptions, input/output schemas and argument bindings.
+
+Input schemas are always ``{"type": "object", "properties": ..., "required": [...]}``.
+Parameters become arguments named after them (made portable, collisions prefixed with their
+location); the request body is one ``body`` argument: JSON as its schema, form and multipart
+bodies as objects of their real fields (file fields as base64 strings), text as a string,
+anything else as a base64 string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mcpforge.diagnostics import Diagnostics, Effect
+from mcpforge.naming import NameCandidate, argument_name, assign_tool_names, tool_name_base, unique_argument_name
+from mcpforge.options import BuildOptions
+from mcpforge.schema.bundle import REF_PREFIX, bundle
+from mcpforge.schema.shape import shape
+from mcpforge.spec.model import ApiSpec, JsonSchema, MediaContent, Operation, Parameter, RequestBody
+from mcpforge.tools.describe import bounded, tool_description, tool_title
+from mcpforge.tools.model import ArgumentBinding, BodyKind, ToolDefinition, ToolSet
+
+__all__ = ["body_kind", "build_tools", "operation_key"]
+
+RUNTIME_HEADERS = frozenset({"authorization", "content-type", "accept"})
+_BODY_PREFERENCE: Mapping[BodyKind, int] = {"json": 0, "form": 1, "multipart": 2, "text": 3, "binary": 4}
+_TEXT_TYPES = (
+    "application/xml",
+    "application/yaml",
+    "application/x-yaml",
+    "application/javascript",
+    "application/graphql",
+    "application/sql",
+)
+
+
+def operation_key(operation: Operation) -> str:
+    """``GET /pets/{id}``: identifies an operation across regenerations."""
+    return f"{operation.method.upper()} {operation.path}"
+
+
+def body_kind(content_type: str) -> BodyKind:
+    """How a media type is carried in a tool argument and encoded on the wire."""
+    base = content_type.split(";", maxsplit=1)[0].strip().lower()
+    if base in ("application/json", "*/*") or base.endswith(("+json", "/json")):
+        return "json"
+    if base == "application/x-www-form-urlencoded":
+        return "form"
+    if base.startswith("multipart/"):
+        return "multipart"
+    if base.startswith("text/") or base.endswith("+xml") or base in _TEXT_TYPES:
+        return "text"
+    return "binary"
+
+
+def _deref(schema: Any, defs: Mapping[str, JsonSchema]) -> Any:
+    seen: set[str] = set()
+    while (
+        isinstance(schema, Mapping)
+        and isinstance(schema.get("$ref"), str)
+        and schema["$ref"].startswith(REF_PREFIX)
+        and schema["$ref"] not in seen
+    ):
+        seen.add(schema["$ref"])
+        schema = defs.get(schema["$ref"][len(REF_PREFIX) :], {})
+    return schema
+
+
+def _with_description(schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
+    if not isinstance(schema, Mapping):
+        schema = {} if schema is True else {"not": {}}
+    extra: dict[str, Any] = {}
+    if description and "description" not in schema:
+        extra["description"] = description
+    elif description:
+        extra["description"] = description  # the parameter's own words win over the schema's
+    if deprecated:
+        extra["deprecated"] = True
+    return {**schema, **extra} if extra else schema
+
+
+_BASE64 = {"type": "string", "contentEncoding": "base64"}
+
+
+def _file_schema(schema: Any) -> JsonSchema:
+    note = "File contents, base64-encoded."
+    if isinstance(schema, Mapping) and schema.get("type") == "array":
+        return {"type": "array", "items": {**_BASE64, "description": note}}
+    description = schema.get("description") if isinstance(schema, Mapping) else None
+    return {**_BASE64, "description": f"{description} ({note})" if description else note}
+
+
+class _Builder:
+    def __init__(self, api: ApiSpec, options: BuildOptions, diags: Diagnostics) -> None:
+        self.api = api
+        self.options = options
+        self.diags = diags
+
+    def choose_body(self, body: RequestBody) -> MediaContent:
+        ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[body_kind(p[1].content_type)], p[0]))
+        return ranked[0][1]
+
+    def body_argument(self, op: Operation, body: RequestBody) -> tuple[JsonSchema, ArgumentBinding]:
+        media = self.choose_body(body)
+        kind = body_kind(media.content_type)
+        schema: JsonSchema = media.schema if media.schema is not None else {}
+        description = body.description
+        if kind in ("form", "multipart"):
+            target = _deref(schema, self.api.defs.request)
+            files = {name for name, enc in media.encoding.items() if enc.is_file}
+            if isinstance(target, Mapping) and isinstance(target.get("properties"), Mapping) and files:
+                props = {
+                    name: (_file_schema(_deref(sub, self.api.defs.request)) if name in files else sub)
+                    for name, sub in target["properties"].items()
+                }
+                schema = {**target, "properties": props}
+        elif kind == "text":
+            schema = {"type": "string", "description": f"Request body as {media.content_type} text."}
+        elif kind == "binary":
+            schema = {**_BASE64, "description": f"Request body ({media.content_type}), base64-encoded."}
+            self.diags.info(
+                "binary-body",
+                f"request body {media.content_type} is passed as a base64 string",
+                operation=op.label,
+                pointer=body.pointer,
+            )
+        if description:
+            schema = _with_description(schema, bounded(description, self.options.argument_description_max))
+        binding = ArgumentBinding(
+            arg="body",
+            location="body",
+            wire_name="",
+            required=body.required,
+            content_type=media.content_type,
+            body_kind=kind,
+            fields=dict(media.encoding) if kind in ("form", "multipart") else {},
+        )
+        return schema, binding
+
+    def parameter_argument(
+        self, op: Operation, param: Parameter, taken: list[str]
+    ) -> tuple[str, JsonSchema, ArgumentBinding]:
+        name = unique_argument_name(argument_name(param.name), param.location, taken)
+        description = bounded(param.description, self.options.argument_description_max) if param.description else None
+        if name != param.name:
+            where = f"{param.location} parameter '{param.name}'"
+            description = f"{description} ({where})" if description else f"The {where}."
+            self.diags.info(
+                "argument-renamed",
+                f"{param.location} parameter {param.name!r} is argument {name!r}",
+                operation=op.label,
+                pointer=param.pointer,
+            )
+        schema = _with_description(param.schema, description, deprecated=param.deprecated)
+        binding = ArgumentBinding(
+            arg=name,
+            location=param.location,
+            wire_name=param.name,
+            required=param.required,
+            style=param.style,
+            explode=param.explode,
+            allow_reserved=param.allow_reserved,
+            content_type=param.content_type,
+        )
+        return name, schema, binding
+
+    def input_schema(self, op: Operation) -> tuple[JsonSchema, tuple[ArgumentBinding, ...]]:
+        properties: dict[str, JsonSchema] = {}
+        required: list[str] = []
+        bindings: list[ArgumentBinding] = []
+        taken = ["body"] if op.request_body else []
+        ordered = sorted(op.parameters, key=lambda p: ("path", "query", "header", "cookie").index(p.location))
+        for param in ordered:
+            if param.location == "header" and param.name.lower() in RUNTIME_HEADERS:
+                self.diags.info(
+                    "runtime-header",
+                    f"header {param.name!r} is set by the server, not by the model",
+                    operation=op.label,
+                    pointer=param.pointer,
+                )
+                continue
+            name, schema, binding = self.parameter_argument(op, param, taken)
+            taken.append(name)
+            properties[name] = schema
+            bindings.append(binding)
+            if binding.required:
+                required.append(name)
+        if op.request_body:
+            schema, binding = self.body_argument(op, op.request_body)
+            properties["body"] = schema
+            bindings.append(binding)
+            if binding.required:
+                required.append("body")
+        root = {"type": "object", "properties": properties, "required": required}
+        return bundle(root, self.api.defs.request), tuple(bindings)
+
+    def output_schema(self, op: Operation) -> tuple[JsonSchema | None, bool]:
+        if not self.options.output_schemas:
+            return None, False
+        successes = sorted((r for r in op.responses if r.status[:1] == "2"), key=lambda r: r.status)
+        for response in successes:
+            for media in response.contents:
+                if media.schema is None or body_kind(media.content_type) != "json":
+                    continue
+                loose = shape(media.schema, self.api.defs.response, self.options.output_schema_depth)
+                if isinstance(loose, Mapping) and loose.get("type") == "object":
+                    return loose, False
+                return {"type": "object", "properties": {"result": loose}, "required": ["result"]}, True
+        return None, False
+
+    def annotations(self, op: Operation) -> dict[str, bool]:
+        if op.method in ("get", "head", "options"):
+            return {"readOnlyHint": True, "openWorldHint": True}
+        notes: dict[str, bool] = {"readOnlyHint": False}
+        if op.method == "delete":
+            notes["destructiveHint"] = True
+        if op.method in ("put", "delete"):
+            notes["idempotentHint"] = True
+        notes["openWorldHint"] = True
+        return notes
+
+    def build(self) -> ToolSet:
+        candidates = []
+        for op in self.api.operations:
+            base, exact = tool_name_base(op.operation_id, op.method, op.path)
+            candidates.append(NameCandidate(key=operation_key(op), base=base, exact=exact))
+        names = assign_tool_names(candidates, max_length=self.options.max_tool_name_length)
+        tools = []
+        for op in self.api.operations:
+            name = names[operation_key(op)]
+            if op.operation_id is None:
+                self.diags.info(
+                    "no-operation-id", f"no operationId; tool named {name!r}", operation=op.label, pointer=op.pointer
+                )
+            elif name != op.operation_id:
+                self.diags.info(
+                    "tool-renamed",
+                    f"operationId {op.operation_id!r} is tool {name!r}",
+                    effect=Effect.RENAMED,
+                    operation=op.label,
+                    pointer=op.pointer + "/operationId",
+                )
+            input_schema, bindings = self.input_schema(op)
+            output_schema, wrapped = self.output_schema(op)
+            tools.append(
+                ToolDefinition(
+                    name=name,
+                    title=tool_title(op, limit=self.options.summary_max),
+                    description=tool_description(
+                        op,
+                        self.api.security_schemes,
+                        summary_limit=self.options.summary_max,
+                        total_limit=self.options.description_max,
+                    ),
+                    input_schema=input_schema,
+                    output_schema=output_schema,
+                    output_wrapped=wrapped,
+                    annotations=self.annotations(op),
+                    bindings=bindings,
+                    operation=op,
+                )
+            )
+        return ToolSet(api=self.api, tools=tuple(tools))
+
+
+def build_tools(api: ApiSpec, options: BuildOptions, diags: Diagnostics) -> ToolSet:
+    """One tool per operation, in document order."""
+    return _Builder(api, options, diags).build()

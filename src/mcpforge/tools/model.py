@@ -1,0 +1,82 @@
+"""Tool definitions: what each operation becomes, and how its arguments travel back to HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mcpforge.spec.model import ApiSpec, FieldEncoding, JsonSchema, Operation
+
+__all__ = ["ArgumentBinding", "BindingLocation", "BodyKind", "ToolDefinition", "ToolSet"]
+
+BindingLocation = Literal["path", "query", "header", "cookie", "body"]
+BodyKind = Literal["json", "form", "multipart", "text", "binary"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArgumentBinding:
+    """Where one tool argument goes in the HTTP request."""
+
+    arg: str  # property name in the input schema
+    location: BindingLocation
+    wire_name: str  # parameter name on the wire ("" for the body)
+    required: bool
+    style: str = ""
+    explode: bool = False
+    allow_reserved: bool = False
+    content_type: str | None = None  # body media type, or a content-described parameter's
+    body_kind: BodyKind | None = None
+    fields: Mapping[str, FieldEncoding] = field(default_factory=dict)  # form/multipart fields
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-data form for the generated server's tool table (defaults omitted)."""
+        data: dict[str, Any] = {"arg": self.arg, "in": self.location}
+        if self.wire_name and self.wire_name != self.arg:
+            data["name"] = self.wire_name
+        if self.required:
+            data["required"] = True
+        if self.location != "body":
+            data["style"] = self.style
+            data["explode"] = self.explode
+        if self.allow_reserved:
+            data["allowReserved"] = True
+        if self.content_type:
+            data["contentType"] = self.content_type
+        if self.body_kind:
+            data["kind"] = self.body_kind
+        if self.fields:
+            data["fields"] = {name: _field_dict(enc) for name, enc in self.fields.items()}
+        return data
+
+
+def _field_dict(enc: FieldEncoding) -> dict[str, Any]:
+    data: dict[str, Any] = {"style": enc.style, "explode": enc.explode}
+    if enc.content_type:
+        data["contentType"] = enc.content_type
+    if enc.is_file:
+        data["file"] = True
+    return data
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolDefinition:
+    """One MCP tool, built from one operation."""
+
+    name: str
+    title: str | None
+    description: str
+    input_schema: JsonSchema
+    output_schema: JsonSchema | None
+    output_wrapped: bool  # structuredContent is {"result": body} because the body is not an object
+    annotations: Mapping[str, bool]
+    bindings: tuple[ArgumentBinding, ...]
+    operation: Operation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolSet:
+    """The API's metadata and its tools, in document order."""
+
+    api: ApiSpec
+    tools: tuple[ToolDefinition, ...]
