@@ -53,5 +53,22 @@ def shape(schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int) -> Jso
     if branches:
         out["anyOf"] = [shape(b, defs, depth) for b in branches]
     if isinstance(node.get("allOf"), list):
-        out["allOf"] = [shape(b, defs, depth) for b in node["allOf"]]
+        parts = [shape(b, defs, depth) for b in node["allOf"]]
+        if (
+            all(
+                isinstance(p, Mapping) and p.get("type") == "object" and set(p) <= {"type", "properties"} for p in parts
+            )
+            and out.get("type", "object") == "object"
+            and "anyOf" not in out
+        ):
+            # allOf of plain objects (inheritance): one object with every branch's properties
+            merged = dict(out.get("properties", {}))
+            for part in parts:
+                merged.update(part.get("properties", {}))  # type: ignore[union-attr]
+            out["type"] = "object"
+            out["properties"] = merged
+        else:
+            out["allOf"] = parts
+    elif "properties" in out and "type" not in out:
+        out["type"] = "object"
     return out

@@ -6,7 +6,6 @@ warnings (default: real documents are often slightly invalid) or fatal (``--stri
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from mcpforge.spec.refs import join_pointer
 
 __all__ = ["basic_problems", "full_problems"]
 
-_TEMPLATE_VAR = re.compile(r"{([^{}/]+)}")
 _LOCATIONS = {"path", "query", "header", "cookie"}
 _SWAGGER_LOCATIONS = {"path", "query", "header", "body", "formData"}
 
@@ -77,7 +75,6 @@ def _basic(root: Mapping[str, Any], dialect: Dialect) -> Iterator[Diagnostic]:
                     operation_ids[op_id] = pointer
             if "responses" not in op and dialect is not Dialect.OPENAPI_31:
                 yield _problem("missing-responses", "operation has no 'responses'", pointer)
-            declared: set[str] = set()
             for base, params in ((item_pointer, item.get("parameters")), (pointer, op.get("parameters"))):
                 if params is None:
                     continue
@@ -92,17 +89,8 @@ def _basic(root: Mapping[str, Any], dialect: Dialect) -> Iterator[Diagnostic]:
                         continue
                     elif not isinstance(param.get("name"), str) or param.get("in") not in locations:
                         yield _problem("invalid-parameter", "parameter needs a string 'name' and a valid 'in'", at)
-                    elif param["in"] == "path":
-                        declared.add(param["name"])
-                        if param.get("required") is not True:
-                            yield _problem("path-parameter-not-required", "path parameters must be required", at)
-            all_params = [
-                p for group in (item.get("parameters"), op.get("parameters")) if isinstance(group, list) for p in group
-            ]
-            has_refs = any(isinstance(p, Mapping) and "$ref" in p for p in all_params)
-            for name in _TEMPLATE_VAR.findall(str(path)):
-                if name not in declared and not has_refs:
-                    yield _problem("undeclared-path-parameter", f"path parameter {{{name}}} is not declared", pointer)
+                    elif param["in"] == "path" and param.get("required") is not True:
+                        yield _problem("path-parameter-not-required", "path parameters must be required", at)
 
 
 def _remote_refs(node: Any) -> bool:

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine: creates .venv, installs mcpforge with its dev
+# dependencies, then runs ruff, mypy --strict and pytest. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[dev]"
+.venv/bin/ruff check src tests bench
+.venv/bin/black --check --quiet src tests bench
+.venv/bin/mypy
+# pytest exits 5 when no test ran: that is a failure too, and set -e makes it one.
+.venv/bin/python -m pytest "$@"

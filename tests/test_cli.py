@@ -1,0 +1,92 @@
+"""The command line: exit codes, messages, and nothing written on failure."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from conftest import FIXTURES
+from helpers import write_spec
+from mcpforge.cli import main
+
+PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_generate_writes_manifest_and_summary(tmp_path: Path) -> None:
+    code, out, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert "4 operations → 4 tools; 0 skipped; 0 degraded" in out
+    tools = json.loads((tmp_path / "out" / "manifests" / "mcp-tools.json").read_text())
+    assert [t["name"] for t in tools] == ["listPets", "createPet", "showPetById", "deletePet"]
+
+
+def test_fatal_errors_are_one_message_and_nothing_is_written(tmp_path: Path) -> None:
+    bad = write_spec(
+        tmp_path,
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+        "      responses: {'200': {description: ok, content: {application/json: {schema: "
+        "{$ref: '#/components/schemas/Nope'}}}}}\n",
+    )
+    code, _out, err = run("generate", str(bad), "-o", str(tmp_path / "out"))
+    assert code == 1
+    assert "Traceback" not in err and err.startswith("error[ref] at /paths/~1a/get/responses/200")
+    assert "Nope" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_refuses_to_overwrite_user_files(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    code, _, err = run("generate", str(PETSTORE), "-o", str(out))
+    assert code == 1 and "did not write (notes.txt)" in err and "--force" in err
+    assert (out / "notes.txt").read_text() == "mine" and not (out / "manifests").exists()
+
+
+def test_regenerating_over_own_output_is_allowed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0
+    assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0
+    assert sorted(p.name for p in out.rglob("*") if p.is_file()) == ["mcp-tools.json", "mcpforge.lock"]
+
+
+def test_fail_on_warning_and_strict(tmp_path: Path) -> None:
+    spec = FIXTURES / "golden" / "name_collisions" / "openapi.yaml"  # has a duplicate operationId
+    assert run("generate", str(spec), "-o", str(tmp_path / "a"))[0] == 0
+    code, _, err = run("generate", str(spec), "-o", str(tmp_path / "b"), "--fail-on-warning")
+    assert code == 1 and "--fail-on-warning" in err
+    code, _, err = run("generate", str(spec), "-o", str(tmp_path / "c"), "--strict")
+    assert code == 1 and "error[spec-invalid] at /paths/~1e/get/operationId" in err
+    assert not (tmp_path / "c").exists()
+
+
+def test_validate_command_and_full_validation() -> None:
+    code, out, err = run(
+        "validate", str(FIXTURES / "golden" / "name_collisions" / "openapi.yaml"), "--validate", "full"
+    )
+    assert code == 0 and "duplicate-operation-id" in err and "tools" in out
+
+
+def test_help_for_every_command() -> None:
+    for command in ([], ["generate"], ["validate"]):
+        code, out, _ = run(*command, "--help")
+        assert code == 0 and "Usage:" in out
+
+
+def test_python_dash_m_entry_point(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mcpforge", "generate", str(PETSTORE), "-o", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr

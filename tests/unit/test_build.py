@@ -1,0 +1,139 @@
+"""Tool definitions: schemas, bindings, descriptions, annotations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import FIXTURES
+from helpers import build, tool, write_spec
+from mcpforge.options import BuildOptions
+from mcpforge.tools.build import body_kind
+
+PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
+
+
+def test_input_schema_shape_and_bindings() -> None:
+    toolset, _ = build(PETSTORE)
+    list_pets = tool(toolset, "listPets")
+    schema = list_pets.input_schema
+    assert schema["type"] == "object" and schema["required"] == []
+    assert schema["properties"]["limit"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100,
+        "default": 20,
+        "description": "How many pets to return (at most 100).",
+    }
+    assert schema["properties"]["status"]["items"]["enum"] == ["available", "pending", "sold"]
+    bindings = {b.arg: b for b in list_pets.bindings}
+    assert (bindings["status"].style, bindings["status"].explode) == ("form", False)
+    assert bindings["X_Request_Id"].wire_name == "X-Request-Id" and bindings["X_Request_Id"].location == "header"
+    show = tool(toolset, "showPetById")
+    assert show.input_schema["required"] == ["petId"]
+
+
+def test_body_argument_and_read_only_removed() -> None:
+    toolset, _ = build(PETSTORE)
+    create = tool(toolset, "createPet")
+    body = create.input_schema["properties"]["body"]
+    assert create.input_schema["required"] == ["body"]
+    assert body["properties"]["name"] == {"type": "string", "examples": ["Rex"]}
+    assert body["properties"]["tag"] == {"type": ["string", "null"]}
+    assert create.bindings[-1].location == "body" and create.bindings[-1].body_kind == "json"
+
+
+def test_output_schema_is_an_object_and_wrapped_otherwise() -> None:
+    toolset, _ = build(PETSTORE)
+    show = tool(toolset, "showPetById")
+    assert show.output_schema is not None and show.output_schema["type"] == "object" and not show.output_wrapped
+    list_pets = tool(toolset, "listPets")
+    assert list_pets.output_wrapped
+    assert list_pets.output_schema == {
+        "type": "object",
+        "properties": {
+            "result": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "tag": {"type": ["string", "null"]},
+                        "id": {"type": "integer"},
+                    },
+                },
+            }
+        },
+        "required": ["result"],
+    }
+    assert tool(toolset, "deletePet").output_schema is None
+    no_outputs, _ = build(PETSTORE, BuildOptions(output_schemas=False))
+    assert all(t.output_schema is None for t in no_outputs.tools)
+
+
+def test_annotations_from_methods() -> None:
+    toolset, _ = build(PETSTORE)
+    assert tool(toolset, "listPets").annotations == {"readOnlyHint": True, "openWorldHint": True}
+    assert tool(toolset, "deletePet").annotations == {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": True,
+        "openWorldHint": True,
+    }
+    assert tool(toolset, "createPet").annotations == {"readOnlyHint": False, "openWorldHint": True}
+
+
+def test_descriptions_are_bounded_marked_and_name_auth() -> None:
+    toolset, _ = build(PETSTORE)
+    assert tool(toolset, "deletePet").description == "[Deprecated] Delete a pet. Auth: bearer token."
+    assert tool(toolset, "listPets").description.startswith("List pets. Returns pets, newest first.")
+    assert "Auth" not in tool(toolset, "listPets").description  # security: [] overrides the global one
+    assert tool(toolset, "listPets").title == "List pets"
+
+
+def test_long_descriptions_are_cut_at_word_boundaries(tmp_path: Path) -> None:
+    words = " ".join(f"word{i}" for i in range(200))
+    spec = write_spec(
+        tmp_path,
+        f"""
+        openapi: 3.0.3
+        info: {{title: t, version: "1"}}
+        paths:
+          /a:
+            get:
+              operationId: a
+              summary: "{words}"
+              description: "{words}"
+              responses: {{"200": {{description: ok}}}}
+    """,
+    )
+    toolset, _ = build(spec, BuildOptions(summary_max=50, description_max=120))
+    a = toolset.tools[0]
+    assert len(a.description) <= 120 and a.description.endswith("…")
+    assert a.title is not None and len(a.title) <= 50
+    assert all(w.startswith("word") for w in a.description.rstrip("…").replace(".", "").split())
+
+
+def test_form_multipart_text_and_binary_bodies() -> None:
+    toolset, _ = build(FIXTURES / "golden" / "bodies" / "openapi.yaml")
+    form = tool(toolset, "submitForm").input_schema["properties"]["body"]
+    assert form["required"] == ["email"] and set(form["properties"]) == {"email", "tags", "meta"}
+    upload = tool(toolset, "uploadFile")
+    files = upload.input_schema["properties"]["body"]["properties"]
+    assert files["file"]["contentEncoding"] == "base64" and "base64" in files["file"]["description"]
+    assert files["attachments"]["items"]["contentEncoding"] == "base64"
+    assert upload.bindings[-1].fields["file"].is_file and not upload.bindings[-1].fields["description"].is_file
+    raw = tool(toolset, "putRaw")
+    assert raw.input_schema["properties"]["body"]["contentEncoding"] == "base64"
+    assert raw.bindings[-1].body_kind == "binary"
+    text = tool(toolset, "postText")
+    assert text.bindings[-1].content_type == "application/json"  # JSON preferred over text/csv
+    assert tool(toolset, "postXml").input_schema["properties"]["body"]["type"] == "string"
+
+
+def test_body_kinds() -> None:
+    assert body_kind("application/vnd.api+json; charset=utf-8") == "json"
+    assert body_kind("*/*") == "json"
+    assert body_kind("application/x-www-form-urlencoded") == "form"
+    assert body_kind("multipart/form-data") == "multipart"
+    assert body_kind("application/atom+xml") == "text"
+    assert body_kind("image/png") == "binary"

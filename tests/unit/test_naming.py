@@ -1,0 +1,99 @@
+"""The naming authority: tool names, shortening, collisions, argument names."""
+
+from __future__ import annotations
+
+import random
+
+from mcpforge.naming import (
+    TOOL_NAME_PATTERN,
+    NameCandidate,
+    argument_name,
+    assign_tool_names,
+    shorten,
+    tool_name_base,
+    unique_argument_name,
+)
+
+
+def test_operation_id_is_sanitised_word_by_word() -> None:
+    assert tool_name_base("repos/create-for-authenticated-user", "post", "/user/repos") == (
+        "repos_create_for_authenticated_user",
+        False,
+    )
+    assert tool_name_base("admin.tools.list", "get", "/x") == ("admin_tools_list", False)
+    assert tool_name_base("Get account", "get", "/account") == ("Get_account", False)
+    assert tool_name_base("getPetById", "get", "/pets/{id}") == ("getPetById", True)
+    assert tool_name_base("123start", "get", "/x") == ("op_123start", False)
+
+
+def test_missing_operation_id_uses_method_and_path() -> None:
+    assert tool_name_base(None, "get", "/pets/{petId}/photos") == ("get_pets_petId_photos", False)
+    assert tool_name_base(None, "get", "/") == ("get_root", False)
+    assert tool_name_base("¿?", "delete", "/a/b") == ("delete_a_b", False)
+
+
+def test_shorten_drops_whole_middle_words() -> None:
+    name = "post_v3_mark_events_attendance_for_organization_members_in_bulk_with_notifications"
+    short = shorten(name, 40)
+    assert len(short) <= 40
+    assert short.startswith("post_")
+    assert short.endswith("with_notifications")
+    assert all(word in name.split("_") for word in short.split("_"))
+
+
+def test_shorten_splits_long_camel_case_words() -> None:
+    name = "getCompaniesCompanyIdMerchantsMerchantIdPaymentMethodSettingsPaymentMethodIdAndMore"
+    short = shorten(name, 64)
+    assert len(short) <= 64
+    assert TOOL_NAME_PATTERN.match(short)
+    assert short.startswith("get_") and short.endswith("And_More")
+
+
+def test_short_names_are_untouched() -> None:
+    assert shorten("repos_create_for_authenticated_user", 64) == "repos_create_for_authenticated_user"
+
+
+def test_collisions_get_suffixes_independent_of_document_order() -> None:
+    candidates = [
+        NameCandidate("GET /a", "get_item"),
+        NameCandidate("GET /b", "get_item", exact=True),
+        NameCandidate("GET /c", "get_item"),
+        NameCandidate("GET /d", "other"),
+    ]
+    expected = assign_tool_names(candidates)
+    assert expected == {"GET /a": "get_item_2", "GET /b": "get_item", "GET /c": "get_item_3", "GET /d": "other"}
+    for seed in range(5):
+        shuffled = candidates[:]
+        random.Random(seed).shuffle(shuffled)
+        assert assign_tool_names(shuffled) == expected
+
+
+def test_suffix_never_steals_an_existing_plain_name() -> None:
+    candidates = [NameCandidate("GET /a", "x"), NameCandidate("GET /b", "x"), NameCandidate("GET /c", "x_2")]
+    names = assign_tool_names(candidates)
+    assert names["GET /c"] == "x_2"
+    assert len(set(names.values())) == 3
+
+
+def test_collisions_after_shortening_stay_within_the_limit() -> None:
+    base = "list_" + "_".join(f"word{i}" for i in range(30))
+    candidates = [NameCandidate(f"GET /{i}", base + f"_{i}") for i in range(3)]
+    names = assign_tool_names(candidates, max_length=32)
+    assert len(set(names.values())) == 3
+    assert all(len(n) <= 32 and TOOL_NAME_PATTERN.match(n) for n in names.values())
+
+
+def test_reserved_names_are_kept_and_newcomers_renamed() -> None:
+    candidates = [NameCandidate("GET /new", "thing", exact=True), NameCandidate("GET /old", "thing_old")]
+    names = assign_tool_names(candidates, reserved={"GET /old": "thing"})
+    assert names == {"GET /old": "thing", "GET /new": "thing_2"}
+
+
+def test_argument_names_are_portable() -> None:
+    assert argument_name("limit") == "limit"
+    assert argument_name("X-Request-Id") == "X_Request_Id"
+    assert argument_name("filter[status]") == "filter_status"
+    assert argument_name("1st") == "p_1st"
+    assert argument_name("!!") == "param"
+    assert unique_argument_name("id", "query", ["id"]) == "query_id"
+    assert unique_argument_name("id", "query", ["id", "query_id"]) == "query_id_2"

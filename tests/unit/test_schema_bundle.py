@@ -1,0 +1,60 @@
+"""Per-schema ``$defs``: single-use definitions inlined, shared and recursive ones kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpforge.schema.bundle import bundle
+from mcpforge.schema.shape import shape
+
+DEFS: dict[str, Any] = {
+    "Once": {"type": "object", "properties": {"x": {"type": "integer"}}},
+    "Shared": {
+        "type": "object",
+        "description": "used twice, long enough to stay",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+    },
+    "Tree": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}},
+    "Tiny": {"type": "string"},
+}
+
+
+def test_single_use_is_inlined_without_defs() -> None:
+    assert bundle({"type": "object", "properties": {"o": {"$ref": "#/$defs/Once"}}}, DEFS) == {
+        "type": "object",
+        "properties": {"o": DEFS["Once"]},
+    }
+
+
+def test_shared_and_recursive_definitions_stay_once() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "#/$defs/Shared"},
+            "b": {"$ref": "#/$defs/Shared"},
+            "t": {"$ref": "#/$defs/Tree"},
+            "s": {"$ref": "#/$defs/Tiny"},
+            "s2": {"$ref": "#/$defs/Tiny"},
+        },
+    }
+    out: Any = bundle(schema, DEFS)
+    assert set(out["$defs"]) == {"Shared", "Tree"}
+    assert out["properties"]["s"] == {"type": "string"}  # tiny definitions cost less inline
+    assert out["properties"]["t"] == {"$ref": "#/$defs/Tree"}
+
+
+def test_annotation_siblings_are_merged_when_inlining() -> None:
+    out: Any = bundle({"type": "object", "properties": {"o": {"$ref": "#/$defs/Once", "description": "d"}}}, DEFS)
+    assert out["properties"]["o"] == {**DEFS["Once"], "description": "d"}
+
+
+def test_inputs_are_not_mutated() -> None:
+    schema = {"type": "object", "properties": {"o": {"$ref": "#/$defs/Once"}}}
+    before = repr(schema), repr(DEFS)
+    bundle(schema, DEFS)
+    assert (repr(schema), repr(DEFS)) == before
+
+
+def test_shape_is_bounded_and_looser() -> None:
+    out = shape({"$ref": "#/$defs/Tree"}, DEFS, 2)
+    assert out == {"type": "object", "properties": {"kids": {"type": "array", "items": {"type": "object"}}}}
