@@ -56,7 +56,8 @@ def test_regenerating_over_own_output_is_allowed(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0
     assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0
-    assert sorted(p.name for p in out.rglob("*") if p.is_file()) == ["mcp-tools.json", "mcpforge.lock"]
+    lock = json.loads((out / "mcpforge.lock").read_text())
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == lock["files"]
 
 
 def test_fail_on_warning_and_strict(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
 from mcpforge.options import BuildOptions, ValidationLevel
 from mcpforge.render.files import RenderedFile, json_file
+from mcpforge.render.project import render_project
 from mcpforge.render.write import LOCK_FILE
 from mcpforge.spec.load import SpecDocument, load_document
 from mcpforge.spec.parse import parse_spec
@@ -97,12 +98,14 @@ def generate(options: GenerateOptions) -> GenerationResult:
         if errors:
             raise SpecValidationError(errors[0].render(), hint="drop --strict to generate with warnings")
     spec_hash = hashlib.sha256(document.raw_bytes).hexdigest()
-    files = [json_file("manifests/mcp-tools.json", mcp_tools(toolset))]
+    frozen = diags.freeze()
+    files = [*render_project(toolset, frozen), json_file("manifests/mcp-tools.json", mcp_tools(toolset))]
     lock = {
         "generator": "mcpforge",
         "version": __version__,
         "spec": {"name": document.source_name, "sha256": spec_hash},
-        "files": sorted([f.path for f in files] + [LOCK_FILE]),
+        "files": sorted([f.path for f in files] + [LOCK_FILE]),  # every file, so a rerun may replace them
     }
     files.append(json_file(LOCK_FILE, lock))
-    return GenerationResult(files=tuple(files), toolset=toolset, diagnostics=diags.freeze(), spec_sha256=spec_hash)
+    files.sort(key=lambda f: f.path)
+    return GenerationResult(files=tuple(files), toolset=toolset, diagnostics=frozen, spec_sha256=spec_hash)

@@ -178,3 +178,79 @@ def definition_name(tokens: Sequence[str], *, uri: str, canonical: bool) -> str:
     last = tokens[-1] if tokens else "schema"
     base = re.sub(r"[^A-Za-z0-9_.-]+", "_", last).strip("_") or "schema"
     return base if canonical else f"{base}_{short_hash(uri)}"
+
+
+_PY_KEYWORDS = frozenset(
+    {
+        "False",
+        "None",
+        "True",
+        "and",
+        "as",
+        "assert",
+        "async",
+        "await",
+        "break",
+        "class",
+        "continue",
+        "def",
+        "del",
+        "elif",
+        "else",
+        "except",
+        "finally",
+        "for",
+        "from",
+        "global",
+        "if",
+        "import",
+        "in",
+        "is",
+        "lambda",
+        "nonlocal",
+        "not",
+        "or",
+        "pass",
+        "raise",
+        "return",
+        "try",
+        "while",
+        "with",
+        "yield",
+        "match",
+        "case",
+        "type",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectNames:
+    """Names of the generated project: Python package, distribution, command, env prefix."""
+
+    package: str  # petstore_mcp
+    dist: str  # petstore-mcp
+    command: str  # petstore-mcp
+    env_prefix: str  # PETSTORE
+
+
+def project_names(title: str, override: str | None = None) -> ProjectNames:
+    """Names derived from the API title (or ``override``): ASCII, lower snake case, never empty."""
+    words = [w.lower() for w in _words(override or title)][:6] or ["api"]
+    if words[-1] == "mcp":
+        words = words[:-1] or ["api"]
+    if words[0][0].isdigit():
+        words.insert(0, "api")
+    base = "_".join(words)[:40].strip("_")
+    package = f"{base}_mcp"
+    if package in _PY_KEYWORDS:
+        package = f"{package}_server"
+    return ProjectNames(
+        package=package, dist=package.replace("_", "-"), command=package.replace("_", "-"), env_prefix=base.upper()
+    )
+
+
+def credential_env_names(prefix: str, scheme_key: str, kinds: Sequence[str]) -> dict[str, str]:
+    """Environment variable names for a security scheme: ``PETSTORE_API_KEY_TOKEN``..."""
+    scheme = "_".join(w.upper() for w in _words(scheme_key)) or "AUTH"
+    return {kind: f"{prefix}_{scheme}_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind).upper()}" for kind in kinds}

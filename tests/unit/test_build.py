@@ -63,7 +63,6 @@ def test_output_schema_is_an_object_and_wrapped_otherwise() -> None:
                 },
             }
         },
-        "required": ["result"],
     }
     assert tool(toolset, "deletePet").output_schema is None
     no_outputs, _ = build(PETSTORE, BuildOptions(output_schemas=False))

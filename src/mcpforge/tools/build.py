@@ -206,7 +206,8 @@ class _Builder:
                 loose = shape(media.schema, self.api.defs.response, self.options.output_schema_depth)
                 if isinstance(loose, Mapping) and loose.get("type") == "object":
                     return loose, False
-                return {"type": "object", "properties": {"result": loose}, "required": ["result"]}, True
+                # No "required": an empty structuredContent ({}) must stay valid for non-JSON answers.
+                return {"type": "object", "properties": {"result": loose}}, True
         return None, False
 
     def annotations(self, op: Operation) -> dict[str, bool]:
