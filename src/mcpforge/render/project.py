@@ -59,13 +59,13 @@ def _comment(value: Any) -> str:
 @cache
 def _environment() -> jinja2.Environment:
     # No HTML autoescaping: the output is Python, TOML and Markdown, each escaped by its own filter.
-    env = jinja2.Environment(  # noqa: S701
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(_templates_dir())),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,
+        autoescape=False,  # noqa: S701
     )
     env.filters.update(md=_md, toml=_toml, comment=_comment)
     return env
