@@ -1,0 +1,174 @@
+"""Real parts for end-to-end tests: generated projects installed in a venv, Prism, MCP clients."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import venv
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from conftest import ROOT
+from mcpforge.generate import GenerateOptions, generate
+from mcpforge.render.write import write_tree
+
+NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
+INSPECTOR = ROOT / ".tools" / "node" / "node_modules" / "@modelcontextprotocol" / "inspector-cli" / "build" / "index.js"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    """Wait until something accepts TCP connections on ``port`` (or the process dies)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode} before listening")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"nothing listens on {port} after {timeout} s")
+        time.sleep(0.05)
+
+
+def require_node_tools() -> None:
+    missing = [p for p in (NODE_BIN / "prism", INSPECTOR) if not p.exists()]
+    if missing:
+        raise RuntimeError(f"missing {missing}: run ./scripts/test.sh, which installs the pinned npm tools")
+
+
+@dataclass(frozen=True)
+class Project:
+    """A generated project installed into a virtual environment."""
+
+    root: Path
+    python: Path
+    command: Path
+    package: str
+    prefix: str
+    tools: list[dict[str, Any]]
+
+
+def make_venv(path: Path) -> Path:
+    """A venv with the generated projects' dependencies (the versions of the dev environment)."""
+    venv.EnvBuilder(with_pip=True).create(path)
+    python = path / "bin" / "python"
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "mcp>=2.3,<3",
+            "httpx>=0.27,<1",
+            "jsonschema",
+            "hatchling",
+        ],
+        check=True,
+    )
+    return python
+
+
+def generate_project(spec: Path, out: Path, python: Path) -> Project:
+    """Generate from ``spec`` into ``out`` and pip-install it into the venv of ``python``."""
+    result = generate(GenerateOptions(spec=spec))
+    write_tree(result.files, out, force=True)
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "--force-reinstall",
+            str(out),
+        ],
+        check=True,
+    )
+    lock_package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/server.py"))
+    data = json.loads((out / "src" / lock_package / "tools.json").read_text())
+    return Project(
+        root=out,
+        python=python,
+        command=python.parent / data["server"]["command"],
+        package=lock_package,
+        prefix=data["server"]["envPrefix"],
+        tools=[e["tool"] for e in data["tools"]],
+    )
+
+
+@contextlib.contextmanager
+def prism(spec: Path) -> Iterator[str]:
+    """A Prism mock server validating requests against ``spec``; yields its base URL."""
+    require_node_tools()
+    port = free_port()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally; a pipe would fill up and block Prism
+    proc = subprocess.Popen(
+        [str(NODE_BIN / "prism"), "mock", str(spec), "-p", str(port), "-h", "127.0.0.1"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(f"prism exited: {log.read().decode(errors='replace')[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.get(url + "/__mcpforge_probe__", timeout=1)
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError("prism did not start within 90 s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def server_env(project: Project, base_url: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(project.prefix + "_")}
+    env[f"{project.prefix}_BASE_URL"] = base_url
+    env.update(extra or {})
+    return env
+
+
+def run_inspector(args: list[str], env: Mapping[str, str]) -> Any:
+    """Run the MCP Inspector CLI; returns its JSON output."""
+    require_node_tools()
+    result = subprocess.run(
+        ["node", str(INSPECTOR), *args], capture_output=True, text=True, env=dict(env), timeout=120, check=False
+    )
+    if result.returncode != 0:
+        raise AssertionError(f"inspector failed ({result.returncode}): {result.stdout[-2000:]} {result.stderr[-2000:]}")
+    return json.loads(result.stdout)
+
+
+def python_executable() -> str:
+    return sys.executable
