@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 
-__all__ = ["Diagnostic", "Diagnostics", "Effect", "Severity", "format_text"]
+__all__ = ["Diagnostic", "Diagnostics", "Effect", "Severity", "format_text", "printable", "to_json"]
 
 
 class Severity(StrEnum):
@@ -28,6 +28,13 @@ class Effect(StrEnum):
     SKIPPED = "skipped"
     DEGRADED = "degraded"
     RENAMED = "renamed"
+
+
+def printable(text: str) -> str:
+    """``text`` with control and line-separator characters escaped: spec text cannot forge output lines."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
@@ -51,7 +58,8 @@ class Diagnostic:
             where = f"{where} [{self.pointer}]" if where else self.pointer
         prefix = f"{self.severity.value}[{self.code}]"
         effect = f" ({self.effect.value})" if self.effect is not Effect.NONE else ""
-        return f"{prefix}{effect} {where}: {self.message}" if where else f"{prefix}{effect}: {self.message}"
+        text = f"{prefix}{effect} {where}: {self.message}" if where else f"{prefix}{effect}: {self.message}"
+        return printable(text)
 
 
 class Diagnostics:

@@ -45,10 +45,12 @@ class MCPForgeError(Exception):
 
     def render(self) -> str:
         """One line (plus an optional hint line) for humans."""
+        from mcpforge.diagnostics import printable  # noqa: PLC0415 - avoid an import cycle at module load
+
         where = f" at {self.location}" if self.location else ""
-        text = f"error[{self.code}]{where}: {self.message}"
+        text = printable(f"error[{self.code}]{where}: {self.message}")
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {printable(self.hint)}"
         return text
 
 

@@ -50,6 +50,11 @@ def _toml(value: Any) -> str:
     return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
+def _json(value: Any) -> str:
+    """A JSON string literal that cannot close a Markdown code fence or an HTML element."""
+    return json.dumps(str(value)).replace("`", "\\u0060").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
 def _comment(value: Any) -> str:
     """Text safe in a Python docstring or comment: printable ASCII letters, digits, simple punctuation."""
     text = re.sub(r"[^A-Za-z0-9 ,.:;()/_+-]+", " ", str(value))
@@ -67,7 +72,7 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,  # noqa: S701
     )
-    env.filters.update(md=_md, toml=_toml, comment=_comment)
+    env.filters.update(md=_md, toml=_toml, comment=_comment, json=_json)
     return env
 
 
