@@ -117,39 +117,71 @@ def generate_project(spec: Path, out: Path, python: Path) -> Project:
     )
 
 
+class PrismServer:
+    """A Prism mock server validating requests against a spec (restartable: Prism can crash)."""
+
+    def __init__(self, spec: Path) -> None:
+        require_node_tools()
+        self.spec = spec
+        self.url = ""
+        self.crashes = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in stop(); a pipe would fill up and block Prism
+
+    def start(self) -> str:
+        port = free_port()
+        self._proc = subprocess.Popen(
+            [str(NODE_BIN / "prism"), "mock", str(self.spec), "-p", str(port), "-h", "127.0.0.1"],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            if self._proc.poll() is not None:
+                raise RuntimeError(f"prism exited: {self.log()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.get(self.url + "/__mcpforge_probe__", timeout=1)
+                return self.url
+            if time.monotonic() > deadline:
+                raise RuntimeError("prism did not start within 120 s")
+            time.sleep(0.2)
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def restart(self) -> str:
+        self.crashes += 1
+        self._terminate()
+        return self.start()
+
+    def log(self) -> str:
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
+
+    def _terminate(self) -> None:
+        if self._proc is None:
+            return
+        self._proc.terminate()
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+    def stop(self) -> None:
+        self._terminate()
+        self._log.close()
+
+
 @contextlib.contextmanager
 def prism(spec: Path) -> Iterator[str]:
     """A Prism mock server validating requests against ``spec``; yields its base URL."""
-    require_node_tools()
-    port = free_port()
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally; a pipe would fill up and block Prism
-    proc = subprocess.Popen(
-        [str(NODE_BIN / "prism"), "mock", str(spec), "-p", str(port), "-h", "127.0.0.1"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+    server = PrismServer(spec)
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"prism exited: {log.read().decode(errors='replace')[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                httpx.get(url + "/__mcpforge_probe__", timeout=1)
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError("prism did not start within 90 s")
-            time.sleep(0.2)
-        yield url
+        yield server.start()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        server.stop()
 
 
 def server_env(project: Project, base_url: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -106,7 +106,8 @@ def test_bodies() -> None:
         ],
         {"body": {"email": "a@b.c", "tags": ["x", "y"], "meta": {"k": "v"}, "skip": None}},
     )
-    assert form.data == [("email", "a@b.c"), ("tags", "x"), ("tags", "y"), ("meta[k]", "v")]
+    assert form.content == b"email=a%40b.c&tags=x&tags=y&meta%5Bk%5D=v"
+    assert form.headers["Content-Type"] == "application/x-www-form-urlencoded"
     upload = prepare(
         [{"arg": "body", "in": "body", "kind": "multipart", "fields": {"file": {"file": True}}}],
         {"body": {"file": base64.b64encode(b"hello").decode(), "note": "n"}},

@@ -135,6 +135,7 @@ class FieldEncoding:
     style: str = "form"
     explode: bool = True
     is_file: bool = False
+    styled: bool = False  # style/explode given explicitly: multipart fields are then serialised form-style
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

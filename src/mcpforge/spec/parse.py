@@ -496,6 +496,7 @@ class _Parser:
                 style=style,
                 explode=explode,
                 is_file=self._is_binary(prop, tdoc, tat),
+                styled="style" in enc or "explode" in enc,
             )
         return result
 

@@ -56,6 +56,8 @@ def _field_dict(enc: FieldEncoding) -> dict[str, Any]:
         data["contentType"] = enc.content_type
     if enc.is_file:
         data["file"] = True
+    if enc.styled:
+        data["styled"] = True
     return data
 
 
