@@ -64,6 +64,11 @@ def test_path_styles(style: str, explode: bool, value: Any, expected: str) -> No
         ({"style": "pipeDelimited", "explode": False}, ["a", "b"], [("q", "a|b")]),
         ({"style": "tabDelimited", "explode": False}, ["a", "b"], [("q", "a\tb")]),
         ({"style": "deepObject", "explode": True}, {"a": 1, "b": True}, [("q[a]", "1"), ("q[b]", "true")]),
+        (
+            {"style": "deepObject", "explode": True},
+            {"a": {"b": [1, {"c": "d"}]}},
+            [("q[a][b][0]", "1"), ("q[a][b][1][c]", "d")],
+        ),
         ({"style": "form", "explode": True}, {"a": 1, "b": 2}, [("a", "1"), ("b", "2")]),
         ({"style": "form", "explode": False}, {"a": 1, "b": 2}, [("q", "a,1,b,2")]),
         ({"style": "form", "explode": True}, False, [("q", "false")]),
