@@ -42,7 +42,7 @@ def _deref(schema: Any, defs: Mapping[str, Any]) -> Any:
 def _string(schema: Mapping[str, Any]) -> str:
     if schema.get("contentEncoding") == "base64":
         return base64.b64encode(b"hello").decode()
-    low, high = schema.get("minLength", 0), schema.get("maxLength", 64)
+    low, high = int(schema.get("minLength", 0)), int(schema.get("maxLength", 64))
     fmt = schema.get("format")
     pattern = schema.get("pattern")
     options = ([_FORMATS[fmt]] if fmt in _FORMATS else []) + _CANDIDATES
@@ -52,7 +52,7 @@ def _string(schema: Mapping[str, Any]) -> str:
             text = text[:high]
         if pattern is None or re.search(pattern, text):
             return text
-    return "a" * max(low, 1)
+    return "a" * max(int(low), 1)
 
 
 def _number(schema: Mapping[str, Any], integer: bool) -> int | float:
