@@ -25,4 +25,4 @@ class BuildOptions:
     description_max: int = 300
     argument_description_max: int = 300
     output_schemas: bool = True
-    output_schema_depth: int = 2
+    output_schema_depth: int = 1

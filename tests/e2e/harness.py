@@ -144,6 +144,7 @@ class PrismServer:
                 httpx.get(self.url + "/__mcpforge_probe__", timeout=1)
                 return self.url
             if time.monotonic() > deadline:
+                self._terminate()  # never leave a spinning Prism behind
                 raise RuntimeError("prism did not start within 120 s")
             time.sleep(0.2)
 

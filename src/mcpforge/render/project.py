@@ -19,11 +19,11 @@ import jinja2
 
 from mcpforge.diagnostics import Diagnostic, Effect
 from mcpforge.naming import ProjectNames, credential_env_names, project_names
-from mcpforge.render.files import RenderedFile, dump_json
+from mcpforge.render.files import RenderedFile
 from mcpforge.render.python import format_python
 from mcpforge.spec.model import SecurityScheme
 from mcpforge.targets.mcp import mcp_tool
-from mcpforge.tools.describe import bounded
+from mcpforge.text import bounded
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["render_project", "server_data"]
@@ -216,7 +216,10 @@ def render_project(
         RenderedFile("pyproject.toml", env.get_template("pyproject.toml.jinja").render(context)),
         RenderedFile("README.md", env.get_template("README.md.jinja").render(context)),
         RenderedFile(".env.example", env.get_template("env.example.jinja").render(context)),
-        RenderedFile(f"src/{names.package}/tools.json", dump_json(data)),
+        # Package data, read at every start: compact (the manifests are the human-readable copies).
+        RenderedFile(
+            f"src/{names.package}/tools.json", json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        ),
     ]
     for name in _PYTHON_TEMPLATES:
         source = env.get_template(f"package/{name}.jinja").render(context)

@@ -30,7 +30,7 @@ def _ref_name(node: Mapping[str, Any]) -> str | None:
 
 def _merge(body: Any, siblings: Mapping[str, Any]) -> dict[str, Any] | None:
     """``body`` and the constraints beside its ``$ref`` as one schema; None if they conflict."""
-    if not isinstance(body, Mapping):
+    if not isinstance(body, dict):
         return None
     merged = dict(body)
     for key, value in siblings.items():
@@ -38,13 +38,13 @@ def _merge(body: Any, siblings: Mapping[str, Any]) -> dict[str, Any] | None:
             merged[key] = value
         elif key == "required" and isinstance(value, list) and isinstance(merged[key], list):
             merged[key] = list(dict.fromkeys([*merged[key], *value]))
-        elif key == "properties" and isinstance(value, Mapping) and isinstance(merged[key], Mapping):
+        elif key == "properties" and isinstance(value, dict) and isinstance(merged[key], dict):
             props = dict(merged[key])
             for prop, sub in value.items():
                 if prop not in props:
                     props[prop] = sub
                     continue
-                inner = _merge(props[prop], sub) if isinstance(sub, Mapping) and "$ref" not in props[prop] else None
+                inner = _merge(props[prop], sub) if isinstance(sub, dict) and "$ref" not in props[prop] else None
                 if inner is None:
                     return None
                 props[prop] = inner
@@ -63,7 +63,7 @@ def referenced_names(schema: Any, defs: Mapping[str, Any] | None = None) -> list
     stack = [schema]
     while stack:
         node = stack.pop()
-        if isinstance(node, Mapping):
+        if isinstance(node, dict):
             name = _ref_name(node)
             if name is not None:
                 siblings = {k: v for k, v in node.items() if k != "$ref"}
@@ -151,7 +151,7 @@ def bundle(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
     memo: dict[int, Any] = {}
 
     def expand(node: Any) -> Any:
-        if isinstance(node, Mapping):
+        if isinstance(node, dict):
             name = _ref_name(node)
             if name is not None and name in inline:
                 body = expand(defs[name])
@@ -179,8 +179,8 @@ def bundle(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
 
     root: Any = expand(schema)
     kept = [name for name in order if name not in inline]
-    if isinstance(root, Mapping) and _ref_name(root) in kept and len(root) == 1:
+    if isinstance(root, dict) and _ref_name(root) in kept and len(root) == 1:
         root = expand(defs[_ref_name(root) or ""])  # a recursive root: start from its body
-    if not kept or not isinstance(root, Mapping):
+    if not kept or not isinstance(root, dict):
         return root  # type: ignore[no-any-return]
     return {**root, "$defs": {name: expand(defs[name]) for name in kept}}

@@ -19,18 +19,19 @@ queue (never by recursion), so circular and very deep reference graphs terminate
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Any
 
 from mcpforge.naming import definition_name
 from mcpforge.spec.model import Dialect, JsonSchema, SchemaDefs
 from mcpforge.spec.refs import RefResolver, Resolved, join_pointer
+from mcpforge.text import clean
 
 
 def _obj(value: Any) -> Mapping[str, Any]:
     """``value`` if it is a mapping, else an empty one (documents are untrusted)."""
-    return value if isinstance(value, Mapping) else {}
+    return value if isinstance(value, dict) else {}
 
 
 __all__ = ["Direction", "SchemaConverter", "SchemaProblem"]
@@ -73,6 +74,7 @@ _NUMBERS = (
 _STRINGS = ("title", "description", "pattern", "format", "contentEncoding", "contentMediaType")
 _ANYTHING = ("default", "const")
 _ANNOTATIONS = ("title", "description", "default", "examples", "deprecated")
+_SUBSCHEMA_KEYS = frozenset(("properties", "items", *_SINGLE_SUBSCHEMA, *_SCHEMA_MAPS, *_SCHEMA_LISTS))
 _REF_PREFIX = "#/$defs/"
 _CANONICAL_PARENTS = (("components", "schemas"), ("definitions",))
 
@@ -91,17 +93,43 @@ def _pointer_tokens(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")] if pointer else []
 
 
+class _LazyDefinitions(Mapping[str, JsonSchema]):
+    """Response definitions, each converted the first time it is looked up (then cached)."""
+
+    def __init__(self, converter: SchemaConverter) -> None:
+        self._converter = converter
+
+    def __getitem__(self, name: str) -> JsonSchema:
+        try:
+            return self._converter.response_definition(name)
+        except KeyError:
+            raise KeyError(name) from None
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._converter.response_names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._converter.response_names())
+
+    def __len__(self) -> int:
+        return len(self._converter.response_names())
+
+
 class SchemaConverter:
     """Converts schemas of one document; collects named definitions per direction."""
 
-    def __init__(self, resolver: RefResolver, dialect: Dialect, *, max_depth: int = 64) -> None:
+    def __init__(
+        self, resolver: RefResolver, dialect: Dialect, *, max_depth: int = 64, description_max: int = 300
+    ) -> None:
         self._resolver = resolver
         self._dialect = dialect
         self._max_depth = max_depth
+        self._description_max = description_max
         self._defs: dict[Direction, dict[str, JsonSchema]] = {d: {} for d in Direction}
         self._names: dict[str, str] = {}
         self._owners: dict[str, str] = {}
         self._queue: deque[tuple[str, Resolved, Direction]] = deque()
+        self._pending_responses: dict[str, Resolved] = {}
         self.problems: list[SchemaProblem] = []
 
     # -- public API -------------------------------------------------------------------------
@@ -113,15 +141,34 @@ class SchemaConverter:
         return result
 
     def definitions(self) -> SchemaDefs:
-        """Every definition converted so far."""
-        return SchemaDefs(request=dict(self._defs[Direction.REQUEST]), response=dict(self._defs[Direction.RESPONSE]))
+        """Request definitions (all converted), and response definitions converted on first lookup.
+
+        Response schemas only feed bounded output shapes, so most of a large API's response graph
+        (GitHub: 573 definitions) is never needed.
+        """
+        return SchemaDefs(request=dict(self._defs[Direction.REQUEST]), response=_LazyDefinitions(self))
+
+    def response_definition(self, name: str) -> JsonSchema:
+        """One response definition, converted now if it has not been yet."""
+        converted = self._defs[Direction.RESPONSE].get(name)
+        if converted is None:
+            target = self._pending_responses.pop(name)
+            converted = self._convert(target.value, target.doc, target.pointer, Direction.RESPONSE, 0)
+            self._defs[Direction.RESPONSE][name] = converted
+        return converted
+
+    def response_names(self) -> list[str]:
+        """Names of every response definition referenced so far."""
+        return [*self._defs[Direction.RESPONSE], *self._pending_responses]
 
     def flag(self, node: Any, *, doc: str, pointer: str, name: str) -> bool:
         """Whether ``node`` (following references) carries ``name: true`` (readOnly, writeOnly...)."""
-        if isinstance(node, Mapping) and node.get(name) is True:
+        if isinstance(node, dict) and node.get(name) is True:
             return True
+        if not (isinstance(node, dict) and "$ref" in node):
+            return False
         target, _, _ = self._resolver.follow(node, doc, where=pointer)
-        return isinstance(target, Mapping) and target.get(name) is True
+        return isinstance(target, dict) and target.get(name) is True
 
     # -- references ---------------------------------------------------------------------------
 
@@ -142,7 +189,10 @@ class SchemaConverter:
                 name = definition_name(tokens, uri=target.uri, canonical=False)
             self._names[target.uri] = name
             self._owners[name] = target.uri
-        if name not in self._defs[direction]:
+        if direction is Direction.RESPONSE:
+            if name not in self._defs[direction]:
+                self._pending_responses.setdefault(name, target)
+        elif name not in self._defs[direction]:
             self._defs[direction][name] = {}  # placeholder: marks it queued
             self._queue.append((name, target, direction))
         return name
@@ -159,7 +209,7 @@ class SchemaConverter:
             if self._dialect is Dialect.OPENAPI_31:
                 return node
             return {} if node else {"not": {}}
-        if not isinstance(node, Mapping):
+        if not isinstance(node, dict):
             self.problems.append(
                 SchemaProblem((pointer, f"schema is a {type(node).__name__}, not an object; " "any value is accepted"))
             )
@@ -190,7 +240,7 @@ class SchemaConverter:
         if self._dialect is Dialect.OPENAPI_31 and siblings:
             plain = {k: v for k, v in siblings.items() if k not in ("nullable", "x-nullable")}
             rest = self._convert_object(plain, doc, pointer, direction, depth)
-            if isinstance(rest, Mapping):
+            if isinstance(rest, dict):
                 schema = {**ref, **rest}
         return self._make_nullable(schema) if self._nullable(siblings) else schema
 
@@ -201,12 +251,13 @@ class SchemaConverter:
         hidden: set[str] = set()
         nested = depth + 1
         for key, value in node.items():
-            at = join_pointer(pointer, key)
+            # Pointers are only built for subschemas: most keys are plain keywords.
+            at = join_pointer(pointer, key) if key in _SUBSCHEMA_KEYS else pointer
             if key == "type":
                 converted_type = self._type(value, out)
                 if converted_type is not None:
                     out["type"] = converted_type
-            elif key == "properties" and isinstance(value, Mapping):
+            elif key == "properties" and isinstance(value, dict):
                 props: dict[str, Any] = {}
                 for prop, sub in value.items():
                     sub_at = join_pointer(at, prop)
@@ -223,10 +274,10 @@ class SchemaConverter:
                 else:
                     out["items"] = self._convert(value, doc, at, direction, nested)
             elif key in _SINGLE_SUBSCHEMA:
-                if isinstance(value, Mapping | bool):
+                if isinstance(value, (dict, bool)):
                     out[key] = self._convert(value, doc, at, direction, nested)
             elif key in _SCHEMA_MAPS:
-                if isinstance(value, Mapping):
+                if isinstance(value, dict):
                     out[key] = {
                         k: self._convert(v, doc, join_pointer(at, k), direction, nested) for k, v in value.items()
                     }
@@ -246,7 +297,7 @@ class SchemaConverter:
                     out[key] = value
             elif key in _STRINGS:
                 if isinstance(value, str):
-                    out[key] = value
+                    out[key] = clean(value, self._description_max) if key == "description" else value
                     if key == "format" and value == "byte":
                         out.setdefault("contentEncoding", "base64")
             elif key == "required":
@@ -266,7 +317,7 @@ class SchemaConverter:
             elif key == "deprecated":
                 if isinstance(value, bool):
                     out["deprecated"] = value
-            elif key == "dependentRequired" and isinstance(value, Mapping):
+            elif key == "dependentRequired" and isinstance(value, dict):
                 out[key] = {k: list(v) for k, v in value.items() if isinstance(v, list)}
             # anything else (xml, externalDocs, discriminator, nullable, readOnly, x-*, $id...) is dropped
         if hidden and "required" in out:
@@ -278,7 +329,7 @@ class SchemaConverter:
         if is_array and "items" not in out and "prefixItems" not in out:
             out["items"] = {}
         discriminator = node.get("discriminator")
-        if isinstance(discriminator, Mapping):
+        if isinstance(discriminator, dict):
             self._tag_branches(node, discriminator, out, doc, pointer)
         if self._nullable(node):
             return self._make_nullable(out)
@@ -342,9 +393,9 @@ class SchemaConverter:
             for raw, branch in zip(raw_branches, branches, strict=True):
                 tagged.append(branch)
                 if not (
-                    isinstance(raw, Mapping)
+                    isinstance(raw, dict)
                     and isinstance(raw.get("$ref"), str)
-                    and isinstance(branch, Mapping)
+                    and isinstance(branch, dict)
                     and set(branch) == {"$ref"}
                 ):
                     continue

@@ -22,7 +22,7 @@ _MAX_REF_HOPS = 32
 
 def _deref(node: Any, defs: Mapping[str, JsonSchema]) -> Any:
     for _ in range(_MAX_REF_HOPS):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
             return node
         ref = node["$ref"]
         if not ref.startswith(REF_PREFIX):
@@ -31,33 +31,38 @@ def _deref(node: Any, defs: Mapping[str, JsonSchema]) -> Any:
     return {}
 
 
-def shape(schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int) -> JsonSchema:
-    """The loosened shape of ``schema`` showing ``depth`` levels of nesting below the root."""
+def shape(schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int, *, _hops: int = 12) -> JsonSchema:
+    """The loosened shape of ``schema``, showing the properties of ``depth`` levels of objects.
+
+    Arrays and combinators do not use up depth (a list of objects shows its items' fields);
+    ``_hops`` bounds the walk through them, so an array of arrays of itself still ends.
+    """
     node = _deref(schema, defs)
-    if not isinstance(node, Mapping):
+    if not isinstance(node, dict):
         return node if isinstance(node, bool) else {}
     out: dict[str, Any] = {}
     if isinstance(node.get("type"), str | list):
         out["type"] = node["type"]
-    if depth <= 0:
+    if depth <= 0 or _hops <= 0:
+        if out.get("type") == "array" or (isinstance(out.get("type"), list) and "array" in out["type"]):
+            out["items"] = {}
         return out
+    hops = _hops - 1
     properties = node.get("properties")
-    if isinstance(properties, Mapping):
-        out["properties"] = {name: shape(sub, defs, depth - 1) for name, sub in properties.items()}
+    if isinstance(properties, dict):
+        out["properties"] = {name: shape(sub, defs, depth - 1, _hops=hops) for name, sub in properties.items()}
     items = node.get("items")
-    if isinstance(items, Mapping | bool):
-        out["items"] = shape(items, defs, depth - 1)
+    if isinstance(items, (dict, bool)):
+        out["items"] = shape(items, defs, depth, _hops=hops)
     elif "items" in out or out.get("type") == "array":
         out["items"] = {}
     branches = [b for key in ("anyOf", "oneOf") for b in node.get(key) or [] if isinstance(node.get(key), list)]
     if branches:
-        out["anyOf"] = [shape(b, defs, depth) for b in branches]
+        out["anyOf"] = [shape(b, defs, depth, _hops=hops) for b in branches]
     if isinstance(node.get("allOf"), list):
-        parts = [shape(b, defs, depth) for b in node["allOf"]]
+        parts = [shape(b, defs, depth, _hops=hops) for b in node["allOf"]]
         if (
-            all(
-                isinstance(p, Mapping) and p.get("type") == "object" and set(p) <= {"type", "properties"} for p in parts
-            )
+            all(isinstance(p, dict) and p.get("type") == "object" and set(p) <= {"type", "properties"} for p in parts)
             and out.get("type", "object") == "object"
             and "anyOf" not in out
         ):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import yaml
 
 from mcpforge.errors import SpecFormatError, SpecReadError
@@ -106,6 +107,10 @@ def parse_text(data: bytes, *, name: str, limits: LoadLimits | None = None) -> A
     stripped = text.lstrip()
     try:
         if stripped.startswith(("{", "[")):
+            try:
+                return orjson.loads(data)
+            except orjson.JSONDecodeError:
+                pass  # NaN, integers beyond 64 bits, a BOM...: let the stdlib decide and explain
             try:
                 return json.loads(text)
             except json.JSONDecodeError as exc:

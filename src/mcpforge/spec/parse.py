@@ -39,7 +39,7 @@ from mcpforge.spec.refs import join_pointer
 
 def _obj(value: Any) -> Mapping[str, Any]:
     """``value`` if it is a mapping, else an empty one (documents are untrusted)."""
-    return value if isinstance(value, Mapping) else {}
+    return value if isinstance(value, dict) else {}
 
 
 __all__ = ["parse_spec"]
@@ -125,7 +125,7 @@ class _Parser:
             return ()
         result = []
         for i, node in enumerate(raw):
-            if not isinstance(node, Mapping) or not isinstance(node.get("url"), str):
+            if not isinstance(node, dict) or not isinstance(node.get("url"), str):
                 self.diags.warn(
                     "invalid-server", "server entry without a 'url' ignored", pointer=join_pointer(pointer, i)
                 )
@@ -133,7 +133,7 @@ class _Parser:
             variables = []
             raw_vars = _obj(node.get("variables"))
             for name, var in raw_vars.items():
-                if isinstance(var, Mapping):
+                if isinstance(var, dict):
                     enum = tuple(str(v) for v in var.get("enum") or [] if v is not None)
                     default = var.get("default", enum[0] if enum else "")
                     variables.append(
@@ -153,7 +153,7 @@ class _Parser:
         for key, raw_node in raw.items():
             pointer = join_pointer("/components/securitySchemes", key)
             node, _, _ = self.follow(raw_node, pointer)
-            if not isinstance(node, Mapping) or not isinstance(node.get("type"), str):
+            if not isinstance(node, dict) or not isinstance(node.get("type"), str):
                 self.diags.warn(
                     "invalid-security-scheme", f"security scheme {key!r} has no type; ignored", pointer=pointer
                 )
@@ -161,7 +161,7 @@ class _Parser:
             flows = []
             raw_flows = _obj(node.get("flows"))
             for kind, flow in raw_flows.items():
-                if isinstance(flow, Mapping):
+                if isinstance(flow, dict):
                     scopes = _obj(flow.get("scopes"))
                     flows.append(
                         OAuthFlow(
@@ -193,7 +193,7 @@ class _Parser:
             return None
         result = []
         for i, requirement in enumerate(raw):
-            if not isinstance(requirement, Mapping):
+            if not isinstance(requirement, dict):
                 continue
             entries = []
             for key, scopes in requirement.items():
@@ -218,13 +218,13 @@ class _Parser:
         schemes: Mapping[str, SecurityScheme],
     ) -> list[Operation]:
         paths = self.root.get("paths")
-        if not isinstance(paths, Mapping):
+        if not isinstance(paths, dict):
             return []
         result = []
         for path, raw_item in paths.items():
             item_pointer = join_pointer("/paths", path)
             item, _, _ = self.follow(raw_item, item_pointer)
-            if not isinstance(item, Mapping):
+            if not isinstance(item, dict):
                 self.diags.warn("invalid-path-item", "path item is not an object; ignored", pointer=item_pointer)
                 continue
             path_servers = self.servers(item.get("servers"), join_pointer(item_pointer, "servers")) or servers
@@ -254,7 +254,7 @@ class _Parser:
         schemes: Mapping[str, SecurityScheme],
     ) -> Operation:
         node = item[method]
-        if not isinstance(node, Mapping):
+        if not isinstance(node, dict):
             raise _Skip("invalid-operation", "operation is not an object", pointer)
         op_id = node.get("operationId")
         label = f"{method.upper()} {path}" + (f" ({op_id})" if isinstance(op_id, str) and op_id else "")
@@ -309,7 +309,7 @@ class _Parser:
                 at = join_pointer(base, "parameters", i)
                 param, doc, target = self.follow(raw, at)
                 if (
-                    not isinstance(param, Mapping)
+                    not isinstance(param, dict)
                     or not isinstance(param.get("name"), str)
                     or param.get("in") not in (*_LOCATIONS, "body", "formData")
                 ):
@@ -363,7 +363,7 @@ class _Parser:
             schema = self.schema(param["schema"], doc, join_pointer(at, "schema"), Direction.REQUEST)
         elif isinstance(param.get("content"), Mapping) and param["content"]:
             content_type, media = next(iter(param["content"].items()))
-            media_schema = media.get("schema", {}) if isinstance(media, Mapping) else {}
+            media_schema = media.get("schema", {}) if isinstance(media, dict) else {}
             schema = self.schema(
                 media_schema, doc, join_pointer(at, "content", content_type, "schema"), Direction.REQUEST
             )
@@ -447,7 +447,7 @@ class _Parser:
         if raw is None:
             return None
         node, doc, at = self.follow(raw, pointer)
-        if not isinstance(node, Mapping) or not isinstance(node.get("content"), Mapping):
+        if not isinstance(node, dict) or not isinstance(node.get("content"), Mapping):
             self.diags.warn(
                 "invalid-request-body",
                 "requestBody has no 'content'; ignored",
@@ -459,7 +459,7 @@ class _Parser:
         contents = []
         for media_type, media in node["content"].items():
             media_at = join_pointer(at, "content", media_type)
-            if not isinstance(media, Mapping):
+            if not isinstance(media, dict):
                 continue
             raw_schema = media.get("schema", {})
             schema = self.schema(raw_schema, doc, join_pointer(media_at, "schema"), Direction.REQUEST)
@@ -482,10 +482,10 @@ class _Parser:
     def _encoding(self, media: Mapping[str, Any], raw_schema: Any, doc: str, at: str) -> dict[str, FieldEncoding]:
         """Per-field encoding of form and multipart bodies; detects binary (file) fields."""
         target, tdoc, tat = self.resolver.follow(raw_schema, doc, where=join_pointer(at, "schema"))
-        props = target.get("properties") if isinstance(target, Mapping) else None
+        props = target.get("properties") if isinstance(target, dict) else None
         explicit = _obj(media.get("encoding"))
         result: dict[str, FieldEncoding] = {}
-        if not isinstance(props, Mapping):
+        if not isinstance(props, dict):
             return result
         for name, prop in props.items():
             enc = _obj(explicit.get(name))
@@ -502,7 +502,7 @@ class _Parser:
 
     def _is_binary(self, node: Any, doc: str, at: str) -> bool:
         target, tdoc, tat = self.resolver.follow(node, doc, where=at)
-        if not isinstance(target, Mapping):
+        if not isinstance(target, dict):
             return False
         if target.get("type") == "array":
             return self._is_binary(target.get("items"), tdoc, tat)
@@ -513,13 +513,13 @@ class _Parser:
         )
 
     def responses(self, raw: Any, pointer: str, produces: list[str]) -> tuple[Response, ...]:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return ()
         result = []
         for status, node in raw.items():
             at = join_pointer(pointer, status)
             resolved, doc, target = self.follow(node, at)
-            if not isinstance(resolved, Mapping):
+            if not isinstance(resolved, dict):
                 continue
             status_text = str(status)
             success = status_text.startswith("2")
@@ -533,7 +533,7 @@ class _Parser:
                 contents = [MediaContent(content_type=m, schema=schema) for m in produces or ["application/json"]]
             elif isinstance(resolved.get("content"), Mapping):
                 for media_type, media in resolved["content"].items():
-                    wanted = success and isinstance(media, Mapping) and "schema" in media and _is_json(str(media_type))
+                    wanted = success and isinstance(media, dict) and "schema" in media and _is_json(str(media_type))
                     schema = (
                         self.schema(
                             media["schema"],

@@ -8,7 +8,7 @@ a POSIX path relative to the root's folder for files, the URL for remote documen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -97,7 +97,7 @@ class RefResolver:
         """
         seen: list[str] = []
         doc, pointer = base_doc, where
-        while isinstance(node, Mapping) and "$ref" in node:
+        while isinstance(node, dict) and "$ref" in node:
             target = self.resolve(node["$ref"], doc, where=pointer)
             if target.uri in seen or len(seen) >= _MAX_CHAIN:
                 chain = " -> ".join([*seen, target.uri])
@@ -173,7 +173,7 @@ class RefResolver:
             return node
         for raw in pointer[1:].split("/"):
             token = _unescape(raw)
-            if isinstance(node, Mapping) and token in node:
+            if isinstance(node, dict) and token in node:
                 node = node[token]
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]

@@ -18,7 +18,8 @@ from mcpforge.options import BuildOptions
 from mcpforge.schema.bundle import REF_PREFIX, bundle
 from mcpforge.schema.shape import shape
 from mcpforge.spec.model import ApiSpec, JsonSchema, MediaContent, Operation, Parameter, RequestBody
-from mcpforge.tools.describe import bounded, tool_description, tool_title
+from mcpforge.text import clean
+from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, BodyKind, ToolDefinition, ToolSet
 
 __all__ = ["body_kind", "build_tools", "operation_key"]
@@ -126,7 +127,7 @@ class _Builder:
                 pointer=body.pointer,
             )
         if description:
-            schema = _with_description(schema, bounded(description, self.options.argument_description_max))
+            schema = _with_description(schema, clean(description, self.options.argument_description_max))
         binding = ArgumentBinding(
             arg="body",
             location="body",
@@ -142,7 +143,7 @@ class _Builder:
         self, op: Operation, param: Parameter, taken: list[str]
     ) -> tuple[str, JsonSchema, ArgumentBinding]:
         name = unique_argument_name(argument_name(param.name), param.location, taken)
-        description = bounded(param.description, self.options.argument_description_max) if param.description else None
+        description = clean(param.description, self.options.argument_description_max) if param.description else None
         if name != param.name:
             where = f"{param.location} parameter '{param.name}'"
             description = f"{description} ({where})" if description else f"The {where}."

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from mcpforge.spec.model import Operation, SecurityRequirement, SecurityScheme
+from mcpforge.text import bounded, clean
 
-__all__ = ["auth_summary", "bounded", "tool_description", "tool_title"]
-
-_SPACE = re.compile(r"\s+")
-
-
-def bounded(text: str, limit: int) -> str:
-    """Collapse whitespace and cut at a word boundary, marking the cut with an ellipsis."""
-    text = _SPACE.sub(" ", text).strip()
-    if len(text) <= limit:
-        return text
-    if limit <= 1:
-        return text[:limit]
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.-") + "…"
+__all__ = ["auth_summary", "tool_description", "tool_title"]
 
 
 def _scheme_label(scheme: SecurityScheme) -> str:
@@ -58,21 +42,21 @@ def auth_summary(security: tuple[SecurityRequirement, ...], schemes: Mapping[str
 
 def tool_title(operation: Operation, *, limit: int) -> str | None:
     """The summary, bounded; None when the operation has none."""
-    return bounded(operation.summary, limit) if operation.summary else None
+    return clean(operation.summary, limit) if operation.summary else None
 
 
 def tool_description(
     operation: Operation, schemes: Mapping[str, SecurityScheme], *, summary_limit: int, total_limit: int
 ) -> str:
     """Summary, then as much of the description as fits, then the auth line."""
-    summary = bounded(operation.summary, summary_limit) if operation.summary else ""
+    summary = clean(operation.summary, summary_limit) if operation.summary else ""
     auth = auth_summary(operation.security, schemes) or ""
     prefix = "[Deprecated] " if operation.deprecated else ""
     head = prefix + (summary or f"{operation.method.upper()} {operation.path}")
     if summary and not summary.endswith((".", "!", "?", "…")):
         head += "."
     parts = [head]
-    detail = _SPACE.sub(" ", operation.description or "").strip()
+    detail = clean(operation.description or "", 10_000)
     if detail and summary and detail.rstrip(".").startswith(summary.rstrip(".").rstrip("…")):
         detail = detail[len(summary.rstrip(".").rstrip("…")) :].lstrip(" .")
     budget = total_limit - len(head) - (len(auth) + 1 if auth else 0) - 1

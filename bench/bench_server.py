@@ -1,0 +1,145 @@
+"""Benchmark a generated server (default: GitHub's 1,223 tools) over stdio with raw JSON-RPC.
+
+Measures: process start until ``initialize`` is answered; ``tools/list`` over all pages; the
+median time a ``tools/call`` adds over calling the same local upstream directly with httpx; and
+the server's peak RSS. Usage: python bench/bench_server.py [SPEC] [--calls N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+UPSTREAM = """
+import sys, uvicorn
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": b'{"ok": true}'})
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="error")
+"""
+
+
+class Rpc:
+    """JSON-RPC over a server's stdin/stdout."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.next_id = 0
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}}
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+        while True:
+            reply = json.loads(self.proc.stdout.readline())
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(reply["error"])
+                return reply["result"]
+
+    def notify(self, method: str) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": method}).encode() + b"\n")
+        self.proc.stdin.flush()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("spec", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--tool", default="meta_root", help="a tool without required arguments")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out"
+        subprocess.run(
+            [sys.executable, "-m", "mcpforge", "generate", str(args.spec), "-o", str(out)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        package = next((out / "src").iterdir()).name
+        port = free_port()
+        upstream = subprocess.Popen([sys.executable, "-c", UPSTREAM, str(port)])
+        time.sleep(1.5)
+        prefix = json.loads((out / "src" / package / "tools.json").read_text())["server"]["envPrefix"]
+        env = {**os.environ, "PYTHONPATH": str(out / "src"), f"{prefix}_BASE_URL": f"http://127.0.0.1:{port}"}
+        try:
+            start = time.perf_counter()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", package], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+            )
+            rpc = Rpc(proc)
+            rpc.request(
+                "initialize",
+                {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
+            )
+            startup = time.perf_counter() - start
+            rpc.notify("notifications/initialized")
+            list_times, tools = [], 0
+            for _ in range(3):
+                began, cursor, tools = time.perf_counter(), None, 0
+                while True:
+                    page = rpc.request("tools/list", {"cursor": cursor} if cursor else {})
+                    tools += len(page["tools"])
+                    cursor = page.get("nextCursor")
+                    if not cursor:
+                        break
+                list_times.append(time.perf_counter() - began)
+            for _ in range(20):
+                rpc.request("tools/call", {"name": args.tool, "arguments": {}})
+            via_mcp = []
+            for _ in range(args.calls):
+                began = time.perf_counter()
+                result = rpc.request("tools/call", {"name": args.tool, "arguments": {}})
+                via_mcp.append(time.perf_counter() - began)
+            assert not result.get("isError"), result
+            direct = []
+            with httpx.Client() as client:
+                for _ in range(20):
+                    client.get(f"http://127.0.0.1:{port}/")
+                for _ in range(args.calls):
+                    began = time.perf_counter()
+                    client.get(f"http://127.0.0.1:{port}/").json()
+                    direct.append(time.perf_counter() - began)
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+            rss = int(next(line for line in status.splitlines() if line.startswith("VmHWM")).split()[1]) / 1024
+            proc.terminate()
+            proc.wait()
+        finally:
+            upstream.terminate()
+            upstream.wait()
+    overhead = (statistics.median(via_mcp) - statistics.median(direct)) * 1000
+    print(
+        "| server | tools | start → initialize (s) | tools/list, all pages (s) | call median (ms) | direct httpx median (ms) | overhead (ms) | peak RSS (MB) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {args.spec.name} | {tools:,} | {startup:.2f} | {statistics.median(list_times):.3f} | "
+        f"{statistics.median(via_mcp) * 1000:.2f} | {statistics.median(direct) * 1000:.2f} | {overhead:.2f} | {rss:.0f} |"
+    )
+
+
+if __name__ == "__main__":
+    main()

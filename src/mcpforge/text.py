@@ -1,0 +1,35 @@
+"""Text from specs made fit for a model's context: one place for cleaning and bounding prose."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["bounded", "clean"]
+
+_SPACE = re.compile(r"\s+")
+_LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
+
+
+def bounded(text: str, limit: int) -> str:
+    """Collapse whitespace and cut at a word boundary, marking the cut with an ellipsis."""
+    text = _SPACE.sub(" ", text).strip()
+    if len(text) <= limit:
+        return text
+    if limit <= 1:
+        return text[:limit]
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "…"
+
+
+def clean(text: str, limit: int) -> str:
+    """Markdown links reduced to their text, HTML tags dropped, whitespace collapsed, length bounded.
+
+    Link targets and markup cost context without helping a model call the API.
+    """
+    text = _LINK.sub(r"\1", text)
+    text = _HTML_TAG.sub("", text)
+    return bounded(text, limit)
