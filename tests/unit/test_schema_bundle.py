@@ -55,6 +55,20 @@ def test_inputs_are_not_mutated() -> None:
     assert (repr(schema), repr(DEFS)) == before
 
 
-def test_shape_is_bounded_and_looser() -> None:
-    out = shape({"$ref": "#/$defs/Tree"}, DEFS, 2)
-    assert out == {"type": "object", "properties": {"kids": {"type": "array", "items": {"type": "object"}}}}
+def test_shape_is_bounded_and_arrays_do_not_use_depth() -> None:
+    assert shape({"$ref": "#/$defs/Tree"}, DEFS, 1) == {
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {}}},
+    }
+    items = {"type": "object", "properties": {"kids": {"type": "array", "items": {}}}}
+    assert shape({"$ref": "#/$defs/Tree"}, DEFS, 2) == {
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": items}},
+    }
+    # a list of objects shows the items' fields at depth 1
+    assert shape({"type": "array", "items": {"$ref": "#/$defs/Once"}}, DEFS, 1) == {
+        "type": "array",
+        "items": {"type": "object", "properties": {"x": {"type": "integer"}}},
+    }
+    # an array of itself still ends
+    assert shape({"$ref": "#/$defs/Loop"}, {"Loop": {"type": "array", "items": {"$ref": "#/$defs/Loop"}}}, 3)
