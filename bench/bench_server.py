@@ -131,14 +131,30 @@ def main() -> None:
             upstream.terminate()
             upstream.wait()
     overhead = (statistics.median(via_mcp) - statistics.median(direct)) * 1000
-    print(
-        "| server | tools | start → initialize (s) | tools/list, all pages (s) | call median (ms) | direct httpx median (ms) | overhead (ms) | peak RSS (MB) |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    print(
-        f"| {args.spec.name} | {tools:,} | {startup:.2f} | {statistics.median(list_times):.3f} | "
-        f"{statistics.median(via_mcp) * 1000:.2f} | {statistics.median(direct) * 1000:.2f} | {overhead:.2f} | {rss:.0f} |"
-    )
+    call, plain = statistics.median(via_mcp) * 1000, statistics.median(direct) * 1000
+    header = [
+        "server",
+        "tools",
+        "start → initialize (s)",
+        "tools/list, all pages (s)",
+        "call median (ms)",
+        "direct httpx median (ms)",
+        "overhead (ms)",
+        "peak RSS (MB)",
+    ]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    row = [
+        args.spec.name,
+        f"{tools:,}",
+        f"{startup:.2f}",
+        f"{statistics.median(list_times):.3f}",
+        f"{call:.2f}",
+        f"{plain:.2f}",
+        f"{overhead:.2f}",
+        f"{rss:.0f}",
+    ]
+    print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":
