@@ -70,6 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("spec", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--starts", type=int, default=5, help="server starts to time (median)")
     parser.add_argument("--tool", default="meta_root", help="a tool without required arguments")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
