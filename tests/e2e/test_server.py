@@ -126,3 +126,14 @@ def test_inspector_cli_lists_and_calls(petstore: Project, petstore_prism: str) -
         [str(petstore.command), "--method", "tools/call", "--tool-name", "showPetById", "--tool-arg", "petId=3"], env
     )
     assert called["isError"] is False and "name" in called["structuredContent"]
+
+
+def test_python_dash_m_and_help(petstore: Project) -> None:
+    result = subprocess.run(
+        [str(petstore.python), "-m", petstore.package, "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0 and "--transport" in result.stdout
