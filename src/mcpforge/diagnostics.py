@@ -90,16 +90,7 @@ class Diagnostics:
         pointer: str | None = None,
     ) -> None:
         """Record a warning."""
-        self.add(
-            Diagnostic(
-                severity=Severity.WARNING,
-                effect=effect,
-                code=code,
-                message=message,
-                operation=operation,
-                pointer=pointer,
-            )
-        )
+        self._record(Severity.WARNING, code, message, effect, operation, pointer)
 
     def info(
         self,
@@ -111,9 +102,14 @@ class Diagnostics:
         pointer: str | None = None,
     ) -> None:
         """Record an informational note."""
+        self._record(Severity.INFO, code, message, effect, operation, pointer)
+
+    def _record(
+        self, severity: Severity, code: str, message: str, effect: Effect, operation: str | None, pointer: str | None
+    ) -> None:
         self.add(
             Diagnostic(
-                severity=Severity.INFO, effect=effect, code=code, message=message, operation=operation, pointer=pointer
+                severity=severity, effect=effect, code=code, message=message, operation=operation, pointer=pointer
             )
         )
 

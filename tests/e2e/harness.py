@@ -64,25 +64,16 @@ class Project:
     tools: list[dict[str, Any]]
 
 
+def pip(python: Path, *args: str) -> None:
+    """Run ``pip install`` quietly in the venv of ``python``."""
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *args], check=True)
+
+
 def make_venv(path: Path) -> Path:
     """A venv with the generated projects' dependencies (the versions of the dev environment)."""
     venv.EnvBuilder(with_pip=True).create(path)
     python = path / "bin" / "python"
-    subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "mcp>=2.3,<3",
-            "httpx>=0.27,<1",
-            "jsonschema",
-            "hatchling",
-        ],
-        check=True,
-    )
+    pip(python, "mcp>=2.3,<3", "httpx>=0.27,<1", "jsonschema", "hatchling")
     return python
 
 
@@ -90,21 +81,7 @@ def generate_project(spec: Path, out: Path, python: Path) -> Project:
     """Generate from ``spec`` into ``out`` and pip-install it into the venv of ``python``."""
     result = generate(GenerateOptions(spec=spec))
     write_tree(result.files, out, force=True)
-    subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "--no-deps",
-            "--no-build-isolation",
-            "--force-reinstall",
-            str(out),
-        ],
-        check=True,
-    )
+    pip(python, "--no-deps", "--no-build-isolation", "--force-reinstall", str(out))
     lock_package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/server.py"))
     data = json.loads((out / "src" / lock_package / "tools.json").read_text())
     return Project(
