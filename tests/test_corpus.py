@@ -48,6 +48,35 @@ def _arrays_without_items(node: Any) -> int:
     return 0
 
 
+def assert_provider_oracles(files: Any) -> None:
+    """Every Chat/Responses tool validates against openai's types; strict schemas are oracle fixed points."""
+    import copy
+
+    from agents.strict_schema import ensure_strict_json_schema
+    from anthropic.lib._parse._transform import transform_schema
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import FunctionToolParam
+    from pydantic import TypeAdapter
+
+    by_path = {f.path: json.loads(f.content) for f in files if f.path.startswith("manifests/")}
+    chat, responses = TypeAdapter(ChatCompletionFunctionToolParam), TypeAdapter(FunctionToolParam)
+    for tool in by_path["manifests/openai-chat-strict.json"]:
+        chat.validate_python(tool)
+        if tool["function"]["strict"]:
+            params = tool["function"]["parameters"]
+            assert ensure_strict_json_schema(copy.deepcopy(params)) == params, tool["function"]["name"]
+    for tool in by_path["manifests/openai-responses-strict.json"] + by_path["manifests/openai-responses.json"]:
+        responses.validate_python(tool)
+        assert isinstance(tool["strict"], bool)
+    for tool in by_path["manifests/anthropic.json"]:
+        assert tool["input_schema"]["type"] == "object" and not {"oneOf", "anyOf", "allOf"} & set(tool["input_schema"])
+    from mcpforge.convert import to_anthropic
+
+    for tool in to_anthropic(by_path["manifests/mcp-tools.json"], strict=True)[0]:
+        if tool.get("strict"):
+            assert transform_schema(copy.deepcopy(tool["input_schema"])) == tool["input_schema"], tool["name"]
+
+
 def test_corpus_is_present() -> None:
     assert len(DOCS) >= 26
 
@@ -66,6 +95,7 @@ def test_corpus_document(path: Path) -> None:
     assert all(NAME.match(n) for n in names)
     skipped = sum(1 for d in result.diagnostics if d.effect is Effect.SKIPPED)
     assert len(manifest) + skipped == _operations(path)
+    assert_provider_oracles(result.files)
     for tool in manifest:
         schema = tool["inputSchema"]
         assert schema["type"] == "object" and isinstance(schema["properties"], dict)

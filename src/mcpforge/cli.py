@@ -144,7 +144,8 @@ def generate(
     tools = len(result.toolset.tools)
     click.echo(
         f"{result.operation_count:,} operations → {tools:,} tools; {result.skipped:,} skipped; "
-        f"{result.degraded:,} degraded; {result.renamed:,} renamed. Wrote {output}"
+        f"{result.degraded:,} degraded; {result.renamed:,} renamed; {result.strict_capable:,} OpenAI strict-capable. "
+        f"Wrote {output}"
     )
     warnings = sum(1 for d in result.diagnostics if d.severity is not Severity.INFO)
     if fail_on_warning and warnings:

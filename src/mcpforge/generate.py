@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mcpforge import __version__
+from mcpforge.convert import to_anthropic, to_gemini, to_openai_chat, to_openai_responses
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
 from mcpforge.options import BuildOptions, ValidationLevel
@@ -42,6 +44,7 @@ class GenerationResult:
     toolset: ToolSet
     diagnostics: tuple[Diagnostic, ...]
     spec_sha256: str
+    strict_capable: int = 0
 
     @property
     def operation_count(self) -> int:
@@ -98,8 +101,10 @@ def generate(options: GenerateOptions) -> GenerationResult:
         if errors:
             raise SpecValidationError(errors[0].render(), hint="drop --strict to generate with warnings")
     spec_hash = hashlib.sha256(document.raw_bytes).hexdigest()
+    tools = mcp_tools(toolset)
+    provider_files, strict_capable = _provider_manifests(tools, diags)
     frozen = diags.freeze()
-    files = [*render_project(toolset, frozen), json_file("manifests/mcp-tools.json", mcp_tools(toolset))]
+    files = [*render_project(toolset, frozen), json_file("manifests/mcp-tools.json", tools), *provider_files]
     lock = {
         "generator": "mcpforge",
         "version": __version__,
@@ -108,4 +113,23 @@ def generate(options: GenerateOptions) -> GenerationResult:
     }
     files.append(json_file(LOCK_FILE, lock))
     files.sort(key=lambda f: f.path)
-    return GenerationResult(files=tuple(files), toolset=toolset, diagnostics=frozen, spec_sha256=spec_hash)
+    return GenerationResult(
+        files=tuple(files), toolset=toolset, diagnostics=frozen, spec_sha256=spec_hash, strict_capable=strict_capable
+    )
+
+
+def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
+    """OpenAI (Chat and Responses, plain and strict), Anthropic and Gemini manifests."""
+    chat_strict, notes = to_openai_chat(tools, strict=True)
+    for note in notes:
+        name, _, why = note.partition(": not strict: ")
+        diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
+    files = [
+        json_file("manifests/openai-chat.json", to_openai_chat(tools)[0]),
+        json_file("manifests/openai-chat-strict.json", chat_strict),
+        json_file("manifests/openai-responses.json", to_openai_responses(tools)[0]),
+        json_file("manifests/openai-responses-strict.json", to_openai_responses(tools, strict=True)[0]),
+        json_file("manifests/anthropic.json", to_anthropic(tools)[0]),
+        json_file("manifests/gemini.json", to_gemini(tools)),
+    ]
+    return files, len(tools) - len(notes)

@@ -1,0 +1,125 @@
+"""OpenAI function tools: Chat Completions (nested) and Responses (flat, ``strict`` always explicit).
+
+Non-strict parameters: a deep copy with ``default`` removed everywhere it can occur, ``properties``
+present on the root, ``$schema`` and lookaround patterns removed. Strict parameters come from
+:mod:`mcpforge.targets.openai_strict`; a tool that cannot be strict is emitted with ``strict: false``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mcpforge.targets.openai_strict import NotStrict, has_lookaround, strict_schema
+
+__all__ = [
+    "MAX_TOOLS",
+    "OPENAI_NAME",
+    "chat_to_responses",
+    "chat_tool",
+    "openai_parameters",
+    "responses_tool",
+]
+
+OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+MAX_TOOLS = 128
+
+
+def _scrub(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key in ("default", "$schema"):
+                continue
+            if key == "pattern" and isinstance(value, str) and has_lookaround(value):
+                continue
+            # "properties" and "$defs" map names to schemas: a property may be *named* "default".
+            out[key] = (
+                {k: _scrub(v) for k, v in value.items()}
+                if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict)
+                else _scrub(value)
+            )
+        return out
+    if isinstance(node, list):
+        return [_scrub(v) for v in node]
+    return node
+
+
+def openai_parameters(input_schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Non-strict parameters: ``default`` removed everywhere, ``properties`` on the root (input untouched)."""
+    params: dict[str, Any] = _scrub(copy.deepcopy(dict(input_schema)))
+    params.setdefault("type", "object")
+    params.setdefault("properties", {})
+    return params
+
+
+def _parameters(tool: Mapping[str, Any], strict: bool) -> tuple[dict[str, Any], bool, str | None]:
+    schema = tool.get("inputSchema") or {"type": "object"}
+    if strict:
+        try:
+            return strict_schema(openai_parameters(schema) | {}), True, None
+        except NotStrict as exc:
+            return openai_parameters(schema), False, str(exc)
+    return openai_parameters(schema), False, None
+
+
+def chat_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
+    """One MCP tool as a Chat Completions tool; the second value says why strict was not possible."""
+    params, is_strict, why = _parameters(tool, strict)
+    function = {
+        "name": tool["name"],
+        "description": tool.get("description") or "",
+        "parameters": params,
+        "strict": is_strict,
+    }
+    return {"type": "function", "function": function}, why
+
+
+def responses_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
+    """One MCP tool as a Responses API tool (flat; ``strict`` always explicit)."""
+    params, is_strict, why = _parameters(tool, strict)
+    return {
+        "type": "function",
+        "name": tool["name"],
+        "description": tool.get("description") or "",
+        "parameters": params,
+        "strict": is_strict,
+    }, why
+
+
+def chat_to_responses(tools: Sequence[Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Chat-format tools flattened to Responses format; invalid ones dropped with a warning saying why.
+
+    ``strict`` is kept only where the Chat tool had it (explicitly ``false`` otherwise, so Responses
+    does not silently normalise the schema to strict); non-function tools pass through unchanged.
+    """
+    result: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, Mapping):
+            warnings.append(f"tools[{index}]: not an object; dropped")
+            continue
+        if tool.get("type") != "function":
+            result.append(dict(tool))
+            continue
+        function = tool.get("function")
+        if not isinstance(function, Mapping):
+            warnings.append(f"tools[{index}]: function tool without a 'function' object; dropped")
+            continue
+        name = function.get("name")
+        if not isinstance(name, str) or not OPENAI_NAME.match(name):
+            warnings.append(f"tools[{index}]: name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$; dropped")
+            continue
+        params = function.get("parameters")
+        if params is not None and (not isinstance(params, Mapping) or params.get("type") != "object"):
+            warnings.append(f"tools[{index}] ({name}): parameters must be an object schema; dropped")
+            continue
+        flat: dict[str, Any] = {"type": "function", "name": name}
+        if function.get("description") is not None:
+            flat["description"] = function["description"]
+        flat["parameters"] = dict(params) if params is not None else {"type": "object", "properties": {}}
+        flat["strict"] = function.get("strict") is True
+        result.append(flat)
+    return result, warnings

@@ -1,0 +1,202 @@
+"""Provider manifests: provider-rules.md §11 cases, the basics, and external oracles."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from agents.strict_schema import ensure_strict_json_schema
+from anthropic.lib._parse._transform import transform_schema
+from openai.types.chat import ChatCompletionFunctionToolParam
+from openai.types.responses import FunctionToolParam
+from pydantic import TypeAdapter
+
+from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
+from mcpforge.targets.anthropic import anthropic_strict_schema
+from mcpforge.targets.openai import openai_parameters
+from mcpforge.targets.openai_strict import NotStrict, strict_schema
+
+CHAT = TypeAdapter(ChatCompletionFunctionToolParam)
+RESPONSES = TypeAdapter(FunctionToolParam)
+
+
+def tool(schema: dict[str, Any], name: str = "t") -> dict[str, Any]:
+    return {"name": name, "description": "d", "inputSchema": schema}
+
+
+def test_1_no_argument_tool_gets_properties() -> None:
+    schema = {"type": "object", "additionalProperties": False}
+    (chat,), _ = to_openai_chat([tool(schema)])
+    assert chat["function"]["parameters"] == {"type": "object", "additionalProperties": False, "properties": {}}
+    assert strict_schema(schema) == {"type": "object", "additionalProperties": False, "properties": {}, "required": []}
+    (anthropic,), _ = to_anthropic([tool(schema)])
+    assert anthropic["input_schema"]["properties"] == {}
+    assert "parametersJsonSchema" not in to_gemini([tool(schema)])[0]
+
+
+def test_2_free_form_object_is_not_narrowed() -> None:
+    with pytest.raises(NotStrict, match="free-form"):
+        strict_schema({"type": "object"})
+    (chat,), notes = to_openai_chat([tool({"type": "object"})], strict=True)
+    assert chat["function"]["strict"] is False and "free-form" in notes[0]
+
+
+def test_3_optional_default_becomes_nullable_and_described() -> None:
+    schema = {"type": "object", "properties": {"unit": {"type": "string", "enum": ["C", "F"], "default": "C"}}}
+    out = strict_schema(schema)
+    assert out["properties"]["unit"] == {
+        "type": ["string", "null"],
+        "enum": ["C", "F", None],
+        "description": '(default: "C")',
+    }
+    assert out["required"] == ["unit"] and out["additionalProperties"] is False
+    (plain,), _ = to_openai_chat([tool(schema)])
+    assert "default" not in plain["function"]["parameters"]["properties"]["unit"]
+
+
+def test_4_and_5_ref_siblings_and_single_all_of() -> None:
+    defs = {"Addr": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "home": {"$ref": "#/$defs/Addr", "description": "home"},
+            "work": {"allOf": [{"$ref": "#/$defs/Addr"}], "description": "w"},
+        },
+        "required": ["home", "work"],
+        "$defs": defs,
+    }
+    out = strict_schema(schema)
+    assert out["properties"]["home"]["description"] == "home" and "$ref" not in out["properties"]["home"]
+    assert out["properties"]["work"]["properties"] == {"city": {"type": "string"}}
+
+
+def test_6_discriminated_union_becomes_any_of() -> None:
+    schema = {
+        "type": "object",
+        "required": ["pet"],
+        "properties": {
+            "pet": {
+                "oneOf": [
+                    {"type": "object", "properties": {"kind": {"const": "cat"}}, "required": ["kind"]},
+                    {"type": "object", "properties": {"kind": {"const": "dog"}}, "required": ["kind"]},
+                ]
+            }
+        },
+    }
+    out = strict_schema(schema)
+    assert "oneOf" not in out["properties"]["pet"]
+    assert out["properties"]["pet"]["anyOf"][0]["properties"]["kind"] == {"const": "cat", "type": "string"}
+
+
+def test_8_9_nullable_enum_and_exclusive_bounds_for_gemini() -> None:
+    gemini = to_gemini(
+        [
+            tool(
+                {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer", "exclusiveMinimum": 0},
+                        "x": {"type": "number", "exclusiveMaximum": 1.5},
+                        "c": {"const": "a"},
+                    },
+                }
+            )
+        ]
+    )[0]["parametersJsonSchema"]["properties"]
+    assert gemini["n"] == {"type": "integer", "minimum": 1}
+    assert gemini["x"] == {"type": "number", "description": "(less than 1.5)"}
+    assert gemini["c"] == {"enum": ["a"]}
+
+
+def test_11_12_formats_and_lookaround() -> None:
+    schema = {
+        "type": "object",
+        "required": ["u", "p"],
+        "properties": {"u": {"type": "string", "format": "uri"}, "p": {"type": "string", "pattern": "^(?!/).+$"}},
+    }
+    out = strict_schema(schema)
+    assert out["properties"]["u"] == {"type": "string", "description": "(format: uri)"}
+    assert "pattern" not in out["properties"]["p"]
+    assert "pattern" not in openai_parameters(schema)["properties"]["p"]  # dropped non-strict too
+    assert anthropic_strict_schema(schema)["properties"]["u"]["format"] == "uri"
+
+
+def test_13_14_17_maps_recursion_untyped() -> None:
+    with pytest.raises(NotStrict):
+        strict_schema(
+            {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}
+        )
+    with pytest.raises(NotStrict, match="without a type"):
+        strict_schema({"type": "object", "properties": {"x": {"description": "anything"}}})
+    tree = {
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}},
+        "$defs": {"T": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}}}},
+    }
+    assert "$defs" in strict_schema(tree)  # OpenAI strict allows recursion through $defs
+    with pytest.raises(NotStrict, match="recursive"):
+        anthropic_strict_schema(tree)
+
+
+def test_19_responses_strict_is_always_explicit_and_chat_conversion() -> None:
+    (responses,), _ = to_openai_responses([tool({"type": "object", "properties": {}})])
+    assert responses["strict"] is False
+    converted, warnings = chat_to_responses(
+        [
+            {
+                "type": "function",
+                "function": {"name": "ok", "parameters": {"type": "object", "properties": {}}, "strict": True},
+            },
+            {"type": "function", "function": {"name": "no.dots", "parameters": {"type": "object"}}},
+            {"type": "web_search"},
+            {"type": "function", "function": {"name": "plain"}},
+        ]
+    )
+    assert [t.get("name", t["type"]) for t in converted] == ["ok", "web_search", "plain"]
+    assert converted[0]["strict"] is True and converted[2]["strict"] is False
+    assert len(warnings) == 1 and "no.dots" in warnings[0]
+
+
+def test_default_removal_everywhere_and_input_untouched() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "array", "items": {"type": "string", "default": "x"}, "default": []},
+            "m": {"type": "object", "additionalProperties": {"type": "integer", "default": 1}},
+            "u": {"anyOf": [{"type": "string", "default": "s"}, {"type": "null"}]},
+            "default": {"type": "string", "enum": ["keep", "me"], "default": "keep"},
+        },
+        "$defs": {"D": {"type": "string", "default": "d"}},
+    }
+    before = copy.deepcopy(schema)
+    params = openai_parameters(schema)
+    assert schema == before
+    assert "default" not in str({k: v for k, v in params["properties"].items() if k != "default"})
+    assert params["properties"]["default"] == {"type": "string", "enum": ["keep", "me"]}
+    assert params["$defs"]["D"] == {"type": "string"}
+
+
+def test_empty_tool_list() -> None:
+    assert to_openai_chat([]) == ([], []) and to_gemini([]) == [] and chat_to_responses([]) == ([], [])
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_oracles_on_a_generated_manifest(strict: bool) -> None:
+    import json
+
+    from conftest import FIXTURES
+
+    for case in sorted((FIXTURES / "golden").glob("*/expected/manifests/mcp-tools.json")):
+        tools = json.loads(case.read_text())
+        chat, _ = to_openai_chat(tools, strict=strict)
+        responses, _ = to_openai_responses(tools, strict=strict)
+        for c, r in zip(chat, responses, strict=True):
+            CHAT.validate_python(c)
+            RESPONSES.validate_python(r)
+            if r["strict"]:
+                assert ensure_strict_json_schema(copy.deepcopy(r["parameters"])) == r["parameters"]
+        anthropic, _ = to_anthropic(tools, strict=True)
+        for a in anthropic:
+            if a.get("strict"):
+                assert transform_schema(copy.deepcopy(a["input_schema"])) == a["input_schema"]
