@@ -173,3 +173,59 @@ def validate(spec: Path, validation: str, strict: bool, allow_remote_refs: bool,
     click.echo(f"{len(toolset.tools):,} tools; {warnings:,} warning(s)")
     if strict and warnings:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("target", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini"]),
+    default="auto",
+    show_default=True,
+    help="Format of a manifest TARGET (auto: detected from its shape). Ignored for specs.",
+)
+@click.option("--client-prefix", default="", help="Prefix a client adds to tool names, e.g. 'mcp__myserver__'.")
+@click.option("--max-name-length", type=click.IntRange(1, 256), default=64, show_default=True)
+@_fatal_errors
+def lint(target: Path, fmt: str, client_prefix: str, max_name_length: int) -> None:
+    """Check a spec's tools, or a saved manifest, against every provider's rules.
+
+    TARGET is an OpenAPI document (every provider manifest is built in memory and checked) or a JSON
+    manifest. Exit 1 when any error is found.
+    """
+    import json  # noqa: PLC0415
+
+    from mcpforge.errors import SpecReadError  # noqa: PLC0415
+    from mcpforge.targets.lint import detect_format, lint_manifest, summarize  # noqa: PLC0415
+
+    findings = []
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    except UnicodeDecodeError:
+        raise SpecReadError(f"{target} is not UTF-8 text") from None
+    if isinstance(data, list) or (isinstance(data, dict) and "tools" in data and "openapi" not in data):
+        kind = detect_format(data) if fmt == "auto" else fmt
+        findings = lint_manifest(data, kind, client_prefix=client_prefix, max_name=max_name_length)  # type: ignore[arg-type]
+    else:
+        from mcpforge.generate import GenerateOptions  # noqa: PLC0415
+        from mcpforge.generate import generate as run  # noqa: PLC0415
+
+        result = run(GenerateOptions(spec=target))
+        for file in result.files:
+            if file.path.startswith("manifests/"):
+                manifest = json.loads(file.content)
+                findings += lint_manifest(
+                    manifest,
+                    detect_format(manifest) if "strict" not in file.path else None,
+                    client_prefix=client_prefix,
+                    max_name=max_name_length,
+                )
+    for finding in findings:
+        click.echo(finding.render())
+    errors, warnings = summarize(findings)
+    click.echo(f"{errors} error(s), {warnings} warning(s)")
+    if errors:
+        sys.exit(1)

@@ -18,6 +18,7 @@ from mcpforge.render.write import LOCK_FILE
 from mcpforge.spec.load import SpecDocument, load_document
 from mcpforge.spec.parse import parse_spec
 from mcpforge.spec.validate import basic_problems, full_problems
+from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
@@ -124,12 +125,22 @@ def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tupl
     for note in notes:
         name, _, why = note.partition(": not strict: ")
         diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
-    files = [
-        json_file("manifests/openai-chat.json", to_openai_chat(tools)[0]),
-        json_file("manifests/openai-chat-strict.json", chat_strict),
-        json_file("manifests/openai-responses.json", to_openai_responses(tools)[0]),
-        json_file("manifests/openai-responses-strict.json", to_openai_responses(tools, strict=True)[0]),
-        json_file("manifests/anthropic.json", to_anthropic(tools)[0]),
-        json_file("manifests/gemini.json", to_gemini(tools)),
-    ]
+    manifests: dict[str, list[dict[str, Any]]] = {
+        "openai-chat": to_openai_chat(tools)[0],
+        "openai-chat-strict": chat_strict,
+        "openai-responses": to_openai_responses(tools)[0],
+        "openai-responses-strict": to_openai_responses(tools, strict=True)[0],
+        "anthropic": to_anthropic(tools)[0],
+        "gemini": to_gemini(tools),
+    }
+    for name, data in manifests.items():
+        for finding in lint_manifest(data, MANIFEST_FILES[name]):
+            severity = diags.warn if finding.severity == "error" else diags.info
+            severity(
+                f"lint-{finding.code}",
+                f"{name}: {finding.message} (fix: {finding.hint})",
+                operation=finding.tool,
+                pointer=finding.path,
+            )
+    files = [json_file(f"manifests/{name}.json", data) for name, data in manifests.items()]
     return files, len(tools) - len(notes)

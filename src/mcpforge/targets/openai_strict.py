@@ -206,8 +206,7 @@ class _Strictifier:
             self.object(node, path, depth, notes)
         if "array" in kinds:
             self.array(node, path, depth, notes)
-        if "string" in kinds:
-            self.string(node, notes)
+        self.string(node, notes)  # formats and patterns are checked whatever the type (int64 on integers too)
         for key in [k for k in node if k not in _KEEP]:
             value = node.pop(key)
             if key == "contentEncoding":

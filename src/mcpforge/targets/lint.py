@@ -1,0 +1,379 @@
+"""Conformance lint: check tool manifests against each provider's rules (provider-rules.md).
+
+Works on any manifest (MCP ``tools/list``, OpenAI Chat or Responses, Anthropic, Gemini), generated
+or not. Each finding has a stable code, the tool, a JSON path and a hint. Errors are what a
+provider rejects (one bad tool fails every request that carries it); warnings are limits that
+depend on the client or the request (128 tools for OpenAI, 1,024-character descriptions on older
+models, Gemini keywords outside its documented list).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mcpforge.targets.openai_strict import ALLOWED_FORMATS, has_lookaround
+
+__all__ = ["MANIFEST_FILES", "Finding", "ManifestFormat", "detect_format", "lint_manifest", "summarize"]
+
+ManifestFormat = Literal["mcp", "openai-chat", "openai-responses", "anthropic", "gemini"]
+# The manifests mcpforge writes, and their formats.
+MANIFEST_FILES: Mapping[str, ManifestFormat] = {
+    "mcp-tools": "mcp",
+    "openai-chat": "openai-chat",
+    "openai-chat-strict": "openai-chat",
+    "openai-responses": "openai-responses",
+    "openai-responses-strict": "openai-responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+}
+_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
+_GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]*$")
+_GEMINI_KEYWORDS = frozenset(
+    {
+        "$id",
+        "$defs",
+        "$ref",
+        "$anchor",
+        "type",
+        "format",
+        "title",
+        "description",
+        "enum",
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "anyOf",
+        "oneOf",
+        "properties",
+        "additionalProperties",
+        "required",
+        "propertyOrdering",
+    }
+)
+_STRICT_KEYWORDS = frozenset(
+    {
+        "type",
+        "description",
+        "title",
+        "enum",
+        "const",
+        "anyOf",
+        "$ref",
+        "$defs",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "pattern",
+        "format",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "minItems",
+        "maxItems",
+    }
+)
+_SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One rule a manifest breaks."""
+
+    severity: Literal["error", "warning"]
+    code: str
+    provider: str
+    tool: str | None
+    path: str
+    message: str
+    hint: str
+
+    def render(self) -> str:
+        """One line for humans."""
+        who = f" {self.tool}" if self.tool else ""
+        return f"{self.severity}[{self.code}] {self.provider}{who} at {self.path}: {self.message} (fix: {self.hint})"
+
+
+def detect_format(data: Any) -> ManifestFormat:
+    """Which provider format a list of tools is in (from the first tool's shape)."""
+    if isinstance(data, Mapping) and isinstance(data.get("tools"), list):
+        data = data["tools"]
+    tools = [t for t in data if isinstance(t, Mapping)] if isinstance(data, list) else []
+    if any(isinstance(t.get("function"), Mapping) for t in tools):
+        return "openai-chat"
+    if any(t.get("type") == "function" and "parameters" in t for t in tools):
+        return "openai-responses"
+    if any("input_schema" in t for t in tools):
+        return "anthropic"
+    if any("inputSchema" in t for t in tools):
+        return "mcp"
+    return "gemini" if tools else "mcp"  # Gemini declarations may all lack parameters
+
+
+def _walk(node: Any, path: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every subschema with its JSON path (maps of names are crossed, not treated as schemas)."""
+    if isinstance(node, dict):
+        yield node, path
+        for key, value in node.items():
+            if key in _SCHEMA_MAPS and isinstance(value, dict):
+                for name, sub in value.items():
+                    yield from _walk(sub, f"{path}.{key}.{name}")
+            elif isinstance(value, dict):
+                yield from _walk(value, f"{path}.{key}")
+            elif isinstance(value, list) and key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+                for i, sub in enumerate(value):
+                    yield from _walk(sub, f"{path}.{key}[{i}]")
+
+
+def _tools(data: Any, fmt: ManifestFormat) -> list[tuple[str | None, str, Any, bool, str]]:
+    """(name, description, schema, strict, JSON path of the schema) per tool."""
+    tools = data["tools"] if isinstance(data, Mapping) else data
+    rows = []
+    for i, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, Mapping):
+            continue
+        if fmt == "openai-chat":
+            fn = tool.get("function") or {}
+            rows.append(
+                (
+                    fn.get("name"),
+                    fn.get("description") or "",
+                    fn.get("parameters"),
+                    fn.get("strict") is True,
+                    f"$[{i}].function.parameters",
+                )
+            )
+        elif fmt == "openai-responses":
+            rows.append(
+                (
+                    tool.get("name"),
+                    tool.get("description") or "",
+                    tool.get("parameters"),
+                    tool.get("strict") is True,
+                    f"$[{i}].parameters",
+                )
+            )
+        elif fmt == "anthropic":
+            rows.append(
+                (
+                    tool.get("name"),
+                    tool.get("description") or "",
+                    tool.get("input_schema"),
+                    tool.get("strict") is True,
+                    f"$[{i}].input_schema",
+                )
+            )
+        elif fmt == "gemini":
+            rows.append(
+                (
+                    tool.get("name"),
+                    tool.get("description") or "",
+                    tool.get("parametersJsonSchema"),
+                    False,
+                    f"$[{i}].parametersJsonSchema",
+                )
+            )
+        else:
+            rows.append(
+                (tool.get("name"), tool.get("description") or "", tool.get("inputSchema"), False, f"$[{i}].inputSchema")
+            )
+    return rows
+
+
+def lint_manifest(
+    data: Any, fmt: ManifestFormat | None = None, *, client_prefix: str = "", max_name: int = 64
+) -> list[Finding]:
+    """Every finding for a manifest; ``client_prefix`` counts toward name length (``mcp__server__``)."""
+    fmt = fmt or detect_format(data)
+    provider = fmt
+    findings: list[Finding] = []
+
+    def add(
+        severity: Literal["error", "warning"], code: str, tool: str | None, path: str, message: str, hint: str
+    ) -> None:
+        findings.append(Finding(severity, code, provider, tool, path, message, hint))
+
+    rows = _tools(data, fmt)
+    if fmt.startswith("openai") and len(rows) > 128:
+        add(
+            "warning",
+            "too-many-tools",
+            None,
+            "$",
+            f"{len(rows)} tools; OpenAI accepts at most 128 per request",
+            "send a subset (toolsets, tags) or use dynamic mode",
+        )
+    strict_count = sum(1 for row in rows if row[3])
+    if fmt == "anthropic" and strict_count > 20:
+        add(
+            "warning",
+            "too-many-strict-tools",
+            None,
+            "$",
+            f"{strict_count} strict tools; Anthropic allows 20 per " "request",
+            "mark fewer tools strict",
+        )
+    for name, description, schema, strict, path in rows:
+        _lint_name(name, fmt, client_prefix, max_name, path, add)
+        if len(description) > 1024:
+            add(
+                "warning",
+                "long-description",
+                name,
+                path.rsplit(".", 1)[0] + ".description",
+                f"description is {len(description)} characters",
+                "shorten it to 1,024 characters (older OpenAI " "models and Azure reject longer ones)",
+            )
+        if schema is None:
+            if fmt != "gemini":
+                add("error", "missing-schema", name, path, "no parameter schema", "add an object schema")
+            continue
+        _lint_schema(name, schema, path, fmt, strict, add)
+    return findings
+
+
+def _lint_name(name: Any, fmt: str, prefix: str, max_name: int, path: str, add: Any) -> None:
+    where = path.rsplit(".", 1)[0] + (".name" if not path.endswith("function.parameters") else "")
+    if not isinstance(name, str) or not name:
+        add("error", "missing-name", None, where, "tool has no name", "give every tool a name")
+        return
+    full = prefix + name
+    if not _NAME.match(name):
+        add(
+            "error",
+            "invalid-name",
+            name,
+            where,
+            "name has characters outside [a-zA-Z0-9_-]",
+            "replace other characters with '_' (dots and slashes are rejected by OpenAI and Anthropic)",
+        )
+    if len(full) > max_name:
+        add(
+            "error",
+            "name-too-long",
+            name,
+            where,
+            (
+                f"name is {len(full)} characters with the client prefix " f"{prefix!r}"
+                if prefix
+                else f"name is {len(full)} characters"
+            ),
+            f"shorten names to {max_name - len(prefix)}" " characters (mcpforge generate --max-tool-name-length)",
+        )
+    if fmt == "gemini" and not _GEMINI_NAME.match(name):
+        add("error", "gemini-name", name, where, "Gemini names must start with a letter or '_'", "rename the tool")
+
+
+def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: bool, add: Any) -> None:
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        add(
+            "error",
+            "root-not-object",
+            name,
+            path,
+            "the parameter schema is not of type object",
+            "wrap the value in an object property",
+        )
+        return
+    combinators = {"oneOf", "anyOf", "allOf"} & set(schema)
+    if combinators:
+        add(
+            "error",
+            "root-combinator",
+            name,
+            path,
+            f"{', '.join(sorted(combinators))} at the root (Anthropic and " "OpenAI reject it even without strict)",
+            "move the union into a property",
+        )
+    if fmt.startswith("openai") and "properties" not in schema:
+        add(
+            "error",
+            "missing-properties",
+            name,
+            path,
+            "object schema without 'properties' (OpenAI: 'object schema " "missing properties')",
+            'add "properties": {}',
+        )
+    for node, where in _walk(schema, path):
+        kind = node.get("type")
+        is_array = kind == "array" or (isinstance(kind, list) and "array" in kind)
+        if is_array and "items" not in node and "prefixItems" not in node:
+            add("error", "array-without-items", name, where, "array schema missing items", "add an 'items' schema")
+        if fmt == "gemini":
+            _lint_gemini(name, node, where, add)
+        if strict:
+            _lint_strict(name, node, where, fmt, add)
+
+
+def _lint_gemini(name: str | None, node: dict[str, Any], where: str, add: Any) -> None:
+    if "$ref" in node and any(not k.startswith("$") for k in node if k != "$ref"):
+        add("error", "gemini-ref-siblings", name, where, "$ref with sibling keywords", "inline the referenced schema")
+    extra = sorted(k for k in node if k not in _GEMINI_KEYWORDS)
+    if extra:
+        add(
+            "warning",
+            "gemini-keyword",
+            name,
+            where,
+            f"keywords outside Gemini's documented list: {', '.join(extra)}",
+            "drop them or move them into the description",
+        )
+
+
+def _lint_strict(name: str | None, node: dict[str, Any], where: str, fmt: str, add: Any) -> None:
+    if fmt.startswith("openai"):
+        extra = sorted(k for k in node if k not in _STRICT_KEYWORDS)
+        if extra:
+            add(
+                "error",
+                "strict-keyword",
+                name,
+                where,
+                f"not permitted in strict mode: {', '.join(extra)}",
+                "remove them (mention them in the description) or emit the tool with strict: false",
+            )
+        if isinstance(node.get("pattern"), str) and has_lookaround(node["pattern"]):
+            add("error", "strict-lookaround", name, where, "regex lookaround is not supported", "drop the pattern")
+        if node.get("format") not in (None, *ALLOWED_FORMATS):
+            add(
+                "error",
+                "strict-format",
+                name,
+                where,
+                f"format {node['format']!r} is not supported in strict mode",
+                "drop the format",
+            )
+    kind = node.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind):
+        if node.get("additionalProperties") is not False:
+            add(
+                "error",
+                "strict-additional-properties",
+                name,
+                where,
+                "'additionalProperties' is required to be " "supplied and to be false",
+                "set additionalProperties: false",
+            )
+        if fmt.startswith("openai") and sorted(node.get("required", [])) != sorted(node.get("properties", {})):
+            add(
+                "error",
+                "strict-required",
+                name,
+                where,
+                "'required' must list every property",
+                "make optional properties required and nullable",
+            )
+
+
+def summarize(findings: Sequence[Finding]) -> tuple[int, int]:
+    """(errors, warnings)."""
+    errors = sum(1 for f in findings if f.severity == "error")
+    return errors, len(findings) - errors
