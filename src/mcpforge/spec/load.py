@@ -10,11 +10,11 @@ import json
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import orjson
-import yaml
 
 from mcpforge.errors import SpecFormatError, SpecReadError
 from mcpforge.spec.model import Dialect
@@ -45,11 +45,25 @@ class SpecDocument:
     raw_bytes: bytes
 
 
-class _Loader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader):  # type: ignore[misc]
-    """Safe YAML loader that keeps dates as strings and makes every mapping key a string."""
+@cache
+def _yaml_loader() -> Any:
+    """A safe YAML loader that keeps dates as strings and makes every mapping key a string.
+
+    Built on first use: JSON documents (most large specs) never pay for importing PyYAML.
+    """
+    import yaml  # noqa: PLC0415
+
+    base = yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader
+
+    class Loader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", Loader.construct_yaml_str)
+    return Loader
 
 
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
+def _construct_mapping(loader: Any, node: Any) -> dict[str, Any]:
     loader.flatten_mapping(node)
     result: dict[str, Any] = {}
     for key_node, value_node in node.value:
@@ -60,10 +74,6 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[
             key = "null"
         result[str(key)] = loader.construct_object(value_node, deep=False)
     return result
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
 
 
 def _expanded_size(root: Any, limits: LoadLimits) -> None:
@@ -118,14 +128,17 @@ def parse_text(data: bytes, *, name: str, limits: LoadLimits | None = None) -> A
                     f"{name} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
                     hint="check the file for a syntax error at that position",
                 ) from None
-        doc = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        import yaml  # noqa: PLC0415
+
+        try:
+            doc = yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise SpecReadError(f"{name} is not valid YAML: {problem}{where}") from None
         _expanded_size(doc, limits)
         return doc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise SpecReadError(f"{name} is not valid YAML: {problem}{where}") from None
     except RecursionError:
         raise SpecReadError(f"{name} nests too deeply to be an API description") from None
 

@@ -27,8 +27,7 @@ _REF_PREFIX = "#/$defs/"
 
 def anthropic_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
     """One MCP tool in Anthropic's format; the second value says why strict was not possible."""
-    schema = copy.deepcopy(dict(tool.get("inputSchema") or {"type": "object"}))
-    schema.pop("$schema", None)
+    schema = {k: v for k, v in (tool.get("inputSchema") or {"type": "object"}).items() if k != "$schema"}
     schema.setdefault("properties", {})
     out: dict[str, Any] = {"name": tool["name"], "description": tool.get("description") or "", "input_schema": schema}
     if not strict:

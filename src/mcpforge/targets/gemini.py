@@ -8,7 +8,6 @@ bound is dropped and described); a ``$ref`` with siblings is inlined (Gemini all
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,8 +54,7 @@ def _convert(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
 
 def gemini_schema(input_schema: Mapping[str, Any]) -> dict[str, Any]:
     """``parametersJsonSchema`` for Gemini (the input is not mutated)."""
-    schema = copy.deepcopy(dict(input_schema))
-    result: dict[str, Any] = _convert(schema, schema.get("$defs") or {}, ())
+    result: dict[str, Any] = _convert(dict(input_schema), input_schema.get("$defs") or {}, ())  # builds new nodes
     return result
 
 

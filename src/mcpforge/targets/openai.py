@@ -7,7 +7,6 @@ present on the root, ``$schema`` and lookaround patterns removed. Strict paramet
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -49,7 +48,7 @@ def _scrub(node: Any) -> Any:
 
 def openai_parameters(input_schema: Mapping[str, Any]) -> dict[str, Any]:
     """Non-strict parameters: ``default`` removed everywhere, ``properties`` on the root (input untouched)."""
-    params: dict[str, Any] = _scrub(copy.deepcopy(dict(input_schema)))
+    params: dict[str, Any] = _scrub(dict(input_schema))  # _scrub builds new containers: no deep copy needed
     params.setdefault("type", "object")
     params.setdefault("properties", {})
     return params

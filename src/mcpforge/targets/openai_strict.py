@@ -287,7 +287,7 @@ def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
         raise NotStrict("the root is not an object", ())
     root = {k: v for k, v in schema.items() if k != "$defs"}
     worker = _Strictifier(schema.get("$defs") or {})
-    out = worker.node(copy.deepcopy(root), (), 1)
+    out = worker.node(root, (), 1)  # every node is copied before it is changed: the input is never mutated
     if worker.out_defs:
         out["$defs"] = worker.out_defs
     if worker.properties > _MAX_PROPERTIES:
