@@ -115,10 +115,12 @@ def test_boolean_subschemas_in_31_and_30() -> None:
         "type": "object",
         "properties": {"a": True, "b": False},
     }
+    # additionalProperties may be a boolean in 3.0 too; elsewhere 3.0 has no boolean schemas
     assert convert({"type": "object", "additionalProperties": False}) == {
         "type": "object",
-        "additionalProperties": {"not": {}},
+        "additionalProperties": False,
     }
+    assert convert({"type": "array", "items": False}) == {"type": "array", "items": {"not": {}}}
 
 
 def test_arrays_always_get_items_and_file_becomes_base64() -> None:

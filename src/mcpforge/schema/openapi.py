@@ -273,6 +273,8 @@ class SchemaConverter:
                     ]
                 else:
                     out["items"] = self._convert(value, doc, at, direction, nested)
+            elif key == "additionalProperties" and isinstance(value, bool):
+                out[key] = value  # a boolean is valid here in every dialect, 3.0 included
             elif key in _SINGLE_SUBSCHEMA:
                 if isinstance(value, (dict, bool)):
                     out[key] = self._convert(value, doc, at, direction, nested)

@@ -193,7 +193,8 @@ class _Builder:
             bindings.append(binding)
             if binding.required:
                 required.append("body")
-        root = {"type": "object", "properties": properties, "required": required}
+        # Closed: the arguments are exactly the declared ones, so a misspelt argument is reported, not ignored.
+        root = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
         return bundle(root, self.api.defs.request), tuple(bindings)
 
     def output_schema(self, op: Operation) -> tuple[JsonSchema | None, bool]:
