@@ -200,3 +200,22 @@ def test_oracles_on_a_generated_manifest(strict: bool) -> None:
         for a in anthropic:
             if a.get("strict"):
                 assert transform_schema(copy.deepcopy(a["input_schema"])) == a["input_schema"]
+
+
+def test_7_root_union_of_a_foreign_tool_is_folded() -> None:
+    schema = {
+        "type": "object",
+        "description": "Find a route.",
+        "oneOf": [
+            {"properties": {"route": {"type": "string"}}, "required": ["route"]},
+            {"properties": {"file": {"type": "string"}, "line": {"type": "integer"}}, "required": ["file"]},
+        ],
+    }
+    (anthropic,), _ = to_anthropic([tool(schema)])
+    folded = anthropic["input_schema"]
+    assert not {"oneOf", "anyOf", "allOf"} & set(folded)
+    assert set(folded["properties"]) == {"route", "file", "line"} and "required" not in folded
+    assert "exactly one of these argument sets: {route} | {file}" in folded["description"]
+    (chat,), _ = to_openai_chat([tool(schema)], strict=True)
+    assert not {"oneOf", "anyOf", "allOf"} & set(chat["function"]["parameters"])
+    assert "oneOf" in schema  # the input is untouched

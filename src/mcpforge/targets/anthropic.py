@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.targets.openai_strict import NotStrict
+from mcpforge.targets.roots import fold_root
 
 __all__ = ["ANTHROPIC_FORMATS", "anthropic_strict_schema", "anthropic_tool"]
 
@@ -27,7 +28,7 @@ _REF_PREFIX = "#/$defs/"
 
 def anthropic_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
     """One MCP tool in Anthropic's format; the second value says why strict was not possible."""
-    schema = {k: v for k, v in (tool.get("inputSchema") or {"type": "object"}).items() if k != "$schema"}
+    schema = {k: v for k, v in fold_root(tool.get("inputSchema") or {"type": "object"}).items() if k != "$schema"}
     schema.setdefault("properties", {})
     out: dict[str, Any] = {"name": tool["name"], "description": tool.get("description") or "", "input_schema": schema}
     if not strict:

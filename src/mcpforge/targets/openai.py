@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcpforge.targets.openai_strict import NotStrict, has_lookaround, strict_schema
+from mcpforge.targets.roots import fold_root
 
 __all__ = [
     "MAX_TOOLS",
@@ -48,7 +49,7 @@ def _scrub(node: Any) -> Any:
 
 def openai_parameters(input_schema: Mapping[str, Any]) -> dict[str, Any]:
     """Non-strict parameters: ``default`` removed everywhere, ``properties`` on the root (input untouched)."""
-    params: dict[str, Any] = _scrub(dict(input_schema))  # _scrub builds new containers: no deep copy needed
+    params: dict[str, Any] = _scrub(fold_root(input_schema))  # _scrub builds new containers: no deep copy needed
     params.setdefault("type", "object")
     params.setdefault("properties", {})
     return params
