@@ -13,7 +13,9 @@ _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
 
 def bounded(text: str, limit: int) -> str:
     """Collapse whitespace and cut at a word boundary, marking the cut with an ellipsis."""
-    text = _SPACE.sub(" ", text).strip()
+    if "  " in text or not text.isprintable():  # newlines, tabs, U+2028... are not printable
+        text = _SPACE.sub(" ", text)
+    text = text.strip()
     if len(text) <= limit:
         return text
     if limit <= 1:
@@ -30,6 +32,8 @@ def clean(text: str, limit: int) -> str:
 
     Link targets and markup cost context without helping a model call the API.
     """
-    text = _LINK.sub(r"\1", text)
-    text = _HTML_TAG.sub("", text)
+    if "](" in text:
+        text = _LINK.sub(r"\1", text)
+    if "<" in text:
+        text = _HTML_TAG.sub("", text)
     return bounded(text, limit)

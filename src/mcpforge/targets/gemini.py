@@ -15,6 +15,25 @@ __all__ = ["gemini_declaration", "gemini_schema"]
 
 _DROP = frozenset({"$schema", "$id", "examples", "discriminator", "default", "$comment", "deprecated"})
 _REF_PREFIX = "#/$defs/"
+_SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
+_SCHEMA_VALUES = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "prefixItems",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    }
+)
 
 
 def _convert(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
@@ -42,10 +61,12 @@ def _convert(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
                 )
             else:
                 notes.append(f"{'greater' if key == 'exclusiveMinimum' else 'less'} than {value}")
-        elif key in ("properties", "$defs", "patternProperties") and isinstance(value, dict):
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
             out[key] = {k: _convert(v, defs, seen) for k, v in value.items()}
-        else:
+        elif key in _SCHEMA_VALUES:
             out[key] = _convert(value, defs, seen)
+        else:
+            out[key] = value  # enum, required, bounds...: not schemas, nothing to convert
     if notes:
         text = ", ".join(notes)
         out["description"] = f"{out['description']} ({text})" if out.get("description") else f"({text})"
