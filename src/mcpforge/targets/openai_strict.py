@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ALLOWED_FORMATS", "NotStrict", "has_lookaround", "strict_schema"]
+__all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "has_lookaround", "strict_schema"]
 
 ALLOWED_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 _KEEP = frozenset(
@@ -44,6 +44,8 @@ _KEEP = frozenset(
         "maxItems",
     }
 )
+# Every keyword a strict schema may contain ($defs only at the root).
+STRICT_KEYWORDS = _KEEP | {"$defs"}
 _SILENT = frozenset({"examples", "deprecated", "readOnly", "writeOnly", "$comment", "$id", "$schema", "$anchor"})
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")
 _MAX_DEPTH = 10
