@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mcpforge.targets.openai_strict import ALLOWED_FORMATS, has_lookaround
+from mcpforge.targets.openai_strict import ALLOWED_FORMATS, STRICT_KEYWORDS, has_lookaround
 
 __all__ = ["MANIFEST_FILES", "Finding", "ManifestFormat", "detect_format", "lint_manifest", "summarize"]
 
@@ -54,31 +54,6 @@ _GEMINI_KEYWORDS = frozenset(
         "additionalProperties",
         "required",
         "propertyOrdering",
-    }
-)
-_STRICT_KEYWORDS = frozenset(
-    {
-        "type",
-        "description",
-        "title",
-        "enum",
-        "const",
-        "anyOf",
-        "$ref",
-        "$defs",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "pattern",
-        "format",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "minItems",
-        "maxItems",
     }
 )
 _SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
@@ -330,7 +305,7 @@ def _lint_gemini(name: str | None, node: dict[str, Any], where: str, add: Any) -
 
 def _lint_strict(name: str | None, node: dict[str, Any], where: str, fmt: str, add: Any) -> None:
     if fmt.startswith("openai"):
-        extra = sorted(k for k in node if k not in _STRICT_KEYWORDS)
+        extra = sorted(k for k in node if k not in STRICT_KEYWORDS)
         if extra:
             add(
                 "error",
