@@ -135,3 +135,36 @@ def test_bodies() -> None:
 def test_absent_and_null_arguments_are_not_sent() -> None:
     req = prepare([{"arg": "q", "in": "query", "style": "form", "explode": True}], {"q": None})
     assert req.params == []
+
+
+def test_strict_mode_nulls_are_dropped_before_the_request() -> None:
+    sys.path.insert(0, str(SRC))
+    try:
+        rt = importlib.import_module("petstore_mcp.runtime")
+    finally:
+        sys.path.remove(str(SRC))
+    schema = {
+        "type": "object",
+        "required": ["body"],
+        "properties": {
+            "limit": {"type": "integer"},
+            "tag": {"type": ["string", "null"]},
+            "body": {"$ref": "#/$defs/Pet"},
+        },
+        "$defs": {
+            "Pet": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "nick": {"type": "string"},
+                    "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                },
+            }
+        },
+    }
+    strict_call = {"limit": None, "tag": None, "body": {"name": "Rex", "nick": None, "note": None}}
+    assert rt.drop_injected_nulls(strict_call, schema, schema["$defs"]) == {
+        "tag": None,
+        "body": {"name": "Rex", "note": None},
+    }  # nulls the API accepts are kept

@@ -58,6 +58,20 @@ def test_strict_rules() -> None:
     }
 
 
+def test_strict_size_limits() -> None:
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(11):
+        deep = {"type": "object", "properties": {"a": deep}, "required": ["a"], "additionalProperties": False}
+    assert "strict-limit" in codes([chat("t", deep, strict=True)])
+    wide = {
+        "type": "object",
+        "required": ["e"],
+        "additionalProperties": False,
+        "properties": {"e": {"type": "string", "enum": [str(i) for i in range(1001)]}},
+    }
+    assert codes([chat("t", wide, strict=True)]) == {"strict-limit"}
+
+
 def test_gemini_rules() -> None:
     decl = {
         "name": "t",

@@ -247,6 +247,39 @@ def _lint_name(name: Any, fmt: str, prefix: str, max_name: int, path: str, add: 
         add("error", "gemini-name", name, where, "Gemini names must start with a letter or '_'", "rename the tool")
 
 
+def _strict_limits(name: str | None, schema: dict[str, Any], path: str, add: Any) -> None:
+    """OpenAI strict size limits: 5,000 properties, 10 levels of objects, 1,000 enum values."""
+    properties = enum_values = deepest = 0
+    stack: list[tuple[Any, int]] = [(schema, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        deepest = max(deepest, depth)
+        raw_props = node.get("properties")
+        props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
+        properties += len(props)
+        enum_values += len(node.get("enum") or []) if isinstance(node.get("enum"), list) else 0
+        stack.extend((sub, depth + 1) for sub in props.values())
+        stack.extend((sub, depth) for key in ("items", "additionalProperties") for sub in [node.get(key)])
+        stack.extend((sub, depth) for key in ("anyOf", "oneOf", "allOf") for sub in node.get(key) or [])
+        stack.extend((sub, depth) for sub in (node.get("$defs") or {}).values())
+    for what, value, limit in (
+        ("properties", properties, 5000),
+        ("levels of nesting", deepest, 10),
+        ("enum values", enum_values, 1000),
+    ):
+        if value > limit:
+            add(
+                "error",
+                "strict-limit",
+                name,
+                path,
+                f"{value} {what}; strict mode allows {limit}",
+                "emit the tool with strict: false",
+            )
+
+
 def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: bool, add: Any) -> None:
     if not isinstance(schema, dict) or schema.get("type") != "object":
         add(
@@ -268,6 +301,8 @@ def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: boo
             f"{', '.join(sorted(combinators))} at the root (Anthropic and " "OpenAI reject it even without strict)",
             "move the union into a property",
         )
+    if strict and fmt.startswith("openai"):
+        _strict_limits(name, schema, path, add)
     if fmt.startswith("openai") and "properties" not in schema:
         add(
             "error",
