@@ -196,16 +196,13 @@ def lint(target: Path, fmt: str, client_prefix: str, max_name_length: int) -> No
     """
     import json  # noqa: PLC0415
 
-    from mcpforge.errors import SpecReadError  # noqa: PLC0415
     from mcpforge.targets.lint import detect_format, lint_manifest, summarize  # noqa: PLC0415
 
     findings = []
     try:
         data = json.loads(target.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        data = None
-    except UnicodeDecodeError:
-        raise SpecReadError(f"{target} is not UTF-8 text") from None
+        data = None  # not a JSON manifest: treat it as a spec (its own errors are reported there)
     if isinstance(data, list) or (isinstance(data, dict) and "tools" in data and "openapi" not in data):
         kind = detect_format(data) if fmt == "auto" else fmt
         findings = lint_manifest(data, kind, client_prefix=client_prefix, max_name=max_name_length)  # type: ignore[arg-type]

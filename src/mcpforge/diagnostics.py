@@ -5,12 +5,11 @@ A diagnostic never stops a run. Fatal problems are exceptions from :mod:`mcpforg
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Diagnostic", "Diagnostics", "Effect", "Severity", "format_text", "printable", "to_json"]
+__all__ = ["Diagnostic", "Diagnostics", "Effect", "Severity", "format_text", "printable"]
 
 
 class Severity(StrEnum):
@@ -128,8 +127,3 @@ class Diagnostics:
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:
     """All diagnostics, one line each (the CLI and the golden files use this)."""
     return "".join(d.render() + "\n" for d in diagnostics)
-
-
-def to_json(diagnostics: Iterable[Diagnostic]) -> str:
-    """Diagnostics as a JSON array (for ``--report``)."""
-    return json.dumps([asdict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"

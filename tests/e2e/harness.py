@@ -7,7 +7,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import venv
@@ -178,7 +177,3 @@ def run_inspector(args: list[str], env: Mapping[str, str]) -> Any:
     if result.returncode != 0:
         raise AssertionError(f"inspector failed ({result.returncode}): {result.stdout[-2000:]} {result.stderr[-2000:]}")
     return json.loads(result.stdout)
-
-
-def python_executable() -> str:
-    return sys.executable

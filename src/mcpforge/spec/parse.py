@@ -57,12 +57,6 @@ class _Skip(Exception):
         self.code, self.message, self.pointer = code, message, pointer
 
 
-def pointer_path(pointer: str) -> str:
-    """The path of an operation pointer ``/paths/~1pets~1{id}/get`` -> ``/pets/{id}``."""
-    token = pointer.split("/")[2]
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
@@ -268,7 +262,7 @@ class _Parser:
             op_id = None
         consumes = self._media_list(node.get("consumes", self.root.get("consumes")))
         produces = self._media_list(node.get("produces", self.root.get("produces")))
-        parameters, body = self.parameters(item, node, pointer, label, consumes)
+        parameters, body = self.parameters(path, item, node, pointer, label, consumes)
         if not self.swagger:
             body = self.request_body(node.get("requestBody"), join_pointer(pointer, "requestBody"), label)
         security = self.security(node.get("security"), join_pointer(pointer, "security"), schemes, label)
@@ -298,7 +292,7 @@ class _Parser:
         return [m for m in raw if isinstance(m, str)] if isinstance(raw, list) else []
 
     def parameters(
-        self, item: Mapping[str, Any], node: Mapping[str, Any], pointer: str, label: str, consumes: list[str]
+        self, path: str, item: Mapping[str, Any], node: Mapping[str, Any], pointer: str, label: str, consumes: list[str]
     ) -> tuple[tuple[Parameter, ...], RequestBody | None]:
         merged: dict[tuple[str, str], tuple[Mapping[str, Any], str, str]] = {}
         item_pointer = pointer.rsplit("/", 1)[0]
@@ -333,7 +327,7 @@ class _Parser:
             else:
                 params.append(self.parameter(param, doc, at, label))
         declared = {p.name for p in params if p.location == "path"}
-        for name in dict.fromkeys(_TEMPLATE_VAR.findall(pointer_path(pointer))):
+        for name in dict.fromkeys(_TEMPLATE_VAR.findall(path)):
             if name not in declared:
                 self.diags.warn(
                     "undeclared-path-parameter",

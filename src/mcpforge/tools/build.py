@@ -72,9 +72,7 @@ def _with_description(schema: JsonSchema, description: str | None, *, deprecated
     if not isinstance(schema, Mapping):
         schema = {} if schema is True else {"not": {}}
     extra: dict[str, Any] = {}
-    if description and "description" not in schema:
-        extra["description"] = description
-    elif description:
+    if description:
         extra["description"] = description  # the parameter's own words win over the schema's
     if deprecated:
         extra["deprecated"] = True
