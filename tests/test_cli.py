@@ -22,11 +22,21 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_generate_writes_manifest_and_summary(tmp_path: Path) -> None:
-    code, out, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
+    code, out, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"), "--include-deprecated")
     assert code == 0
-    assert "4 operations → 4 tools; 0 skipped; 0 degraded" in out
+    header, row = out.splitlines()[:2]
+    assert header.split()[:6] == ["operations", "tools", "skipped", "excluded", "degraded", "strict-capable"]
+    assert row.split()[:5] == ["4", "4", "0", "0", "0"]
     tools = json.loads((tmp_path / "out" / "manifests" / "mcp-tools.json").read_text())
     assert [t["name"] for t in tools] == ["listPets", "createPet", "showPetById", "deletePet"]
+
+
+def test_deprecated_operations_are_excluded_unless_asked_for(tmp_path: Path) -> None:
+    code, out, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert out.splitlines()[1].split()[:4] == ["4", "3", "0", "1"]
+    tools = json.loads((tmp_path / "out" / "manifests" / "mcp-tools.json").read_text())
+    assert "deletePet" not in [t["name"] for t in tools]
 
 
 def test_fatal_errors_are_one_message_and_nothing_is_written(tmp_path: Path) -> None:

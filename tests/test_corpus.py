@@ -94,7 +94,9 @@ def test_corpus_document(path: Path) -> None:
     assert len(names) == len(set(names))
     assert all(NAME.match(n) for n in names)
     skipped = sum(1 for d in result.diagnostics if d.effect is Effect.SKIPPED)
-    assert len(manifest) + skipped == _operations(path)
+    deprecated = sum(1 for op in result.toolset.excluded if op.deprecated)
+    assert deprecated == result.excluded  # the default selection leaves out deprecated operations only
+    assert len(manifest) + skipped + result.excluded == _operations(path)
     assert_provider_oracles(result.files)
     errors = [d for d in result.diagnostics if d.code.startswith("lint-") and d.severity.value == "warning"]
     assert not errors, f"our own manifests break a rule: {errors[:3]}"

@@ -14,7 +14,8 @@ import pytest
 
 from conftest import FIXTURES
 from mcpforge.diagnostics import format_text
-from mcpforge.generate import GenerateOptions, generate
+from helpers import case_options
+from mcpforge.generate import generate
 
 CASES = sorted(p for p in (FIXTURES / "golden").iterdir() if p.is_dir())
 HINT = "run `pytest tests/test_golden.py --update-golden` and review `git diff fixtures/`"
@@ -32,7 +33,7 @@ def _expected_tree(root: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
 def test_golden(case: Path, update_golden: bool) -> None:
-    result = generate(GenerateOptions(spec=_spec(case)))
+    result = generate(case_options(_spec(case)))
     actual = {f.path: f.content for f in result.files}
     diagnostics = format_text(result.diagnostics)
     expected_dir = case / "expected"

@@ -16,7 +16,7 @@ import click
 from mcpforge import __version__
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Severity
 from mcpforge.errors import MCPForgeError
-from mcpforge.options import BuildOptions, ValidationLevel
+from mcpforge.options import ValidationLevel
 
 __all__ = ["main"]
 
@@ -71,84 +71,119 @@ def _spec_options(func: F) -> F:
     return func
 
 
+def _config_options(func: F) -> F:
+    """One click option per entry of the options table (``mcpforge.config.OPTIONS``)."""
+    from mcpforge.config import OPTIONS  # noqa: PLC0415
+
+    for option in reversed(OPTIONS):
+        if option.key == "spec":
+            func = click.argument("spec", required=False, type=click.Path(path_type=Path, dir_okay=False))(func)
+            continue
+        flag = f"--{option.key}"
+        extra: dict[str, Any] = {"default": None, "help": option.help}
+        if option.key == "output":
+            func = click.option("-o", flag, type=click.Path(path_type=Path, file_okay=False), **extra)(func)
+        elif option.multiple:
+            func = click.option(flag, multiple=True, metavar="A,B", **extra)(func)
+        elif option.kind is bool:
+            func = click.option(f"{flag}/--no-{option.key}", **extra)(func)
+        elif option.choices:
+            func = click.option(flag, type=click.Choice(option.choices), **extra)(func)
+        else:
+            func = click.option(flag, type=click.IntRange(0) if option.kind is int else option.kind, **extra)(func)
+    return func
+
+
+def _split(values: Any) -> Any:
+    if isinstance(values, tuple):
+        return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+    return values
+
+
+def _summary_table(result: Any) -> str:
+    budget = result.budget
+    size = f"{budget.total_bytes / 1024:,.0f} KB (~{budget.total_tokens:,} tokens)"
+    header = ("operations", "tools", "skipped", "excluded", "degraded", "strict-capable", "tools/list")
+    row = (
+        f"{result.operation_count:,}",
+        f"{len(result.toolset.tools):,}",
+        f"{result.skipped:,}",
+        f"{result.excluded:,}",
+        f"{result.degraded:,}",
+        f"{result.strict_capable:,}",
+        size,
+    )
+    widths = [max(len(h), len(v)) for h, v in zip(header, row, strict=True)]
+    return "\n".join("  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)) for line in (header, row))
+
+
+def _register() -> None:
+    from mcpforge.cli_tools import budget, convert, tools  # noqa: PLC0415
+
+    for command in (tools, convert, budget):
+        main.add_command(command)
+
+
 @main.command()
-@click.argument("spec", type=click.Path(path_type=Path, dir_okay=False))
+@_config_options
 @click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path, file_okay=False),
-    required=True,
-    help="Output directory (created; must be empty or hold an earlier mcpforge output).",
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file " "(default: ./mcpforge.toml, else [tool.mcpforge] in ./pyproject.toml).",
 )
-@_spec_options
-@click.option(
-    "--max-tool-name-length",
-    type=click.IntRange(8, 128),
-    default=64,
-    show_default=True,
-    help="Longest tool name; lower it when a client adds a prefix (Claude Code: mcp__<server>__).",
-)
-@click.option(
-    "--summary-max",
-    type=click.IntRange(20, 4000),
-    default=150,
-    show_default=True,
-    help="Longest summary (and title) in tool descriptions.",
-)
-@click.option(
-    "--description-max",
-    type=click.IntRange(40, 10000),
-    default=300,
-    show_default=True,
-    help="Longest tool description.",
-)
-@click.option("--no-output-schemas", is_flag=True, help="Do not declare outputSchema on tools.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 when OUTPUT is not what this run would write.")
 @click.option("--force", is_flag=True, help="Replace the output directory even if it holds other files.")
-@click.option("--fail-on-warning", is_flag=True, help="Exit 1 when any warning was reported.")
-@click.option("-v", "--verbose", is_flag=True, help="Show every diagnostic, including notes.")
+@click.option("-v", "--verbose", is_flag=True, help="Show every diagnostic, including notes, and progress.")
 @_fatal_errors
-def generate(
-    spec: Path,
-    output: Path,
-    validation: str,
-    strict: bool,
-    allow_remote_refs: bool,
-    max_tool_name_length: int,
-    summary_max: int,
-    description_max: int,
-    no_output_schemas: bool,
-    force: bool,
-    fail_on_warning: bool,
-    verbose: bool,
-) -> None:
-    """Generate MCP tool manifests (and the server) from SPEC into OUTPUT."""
-    from mcpforge.generate import GenerateOptions  # noqa: PLC0415 - keep `--help` fast
+def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, **cli: Any) -> None:
+    """Generate the MCP server and provider manifests from SPEC into OUTPUT.
+
+    With no arguments, SPEC, OUTPUT and every other option come from mcpforge.toml (or
+    [tool.mcpforge] in pyproject.toml) in the current directory. An existing lock file in OUTPUT
+    keeps every tool's earlier name.
+    """
+    import time  # noqa: PLC0415
+
+    from mcpforge.check import check_output, locked_names  # noqa: PLC0415
+    from mcpforge.config import find_config, generate_options, load_config, resolve  # noqa: PLC0415
+    from mcpforge.errors import ConfigError  # noqa: PLC0415
     from mcpforge.generate import generate as run  # noqa: PLC0415
     from mcpforge.render.write import write_tree  # noqa: PLC0415
 
-    options = GenerateOptions(
-        spec=spec,
-        validation=ValidationLevel(validation),
-        strict=strict,
-        allow_remote_refs=allow_remote_refs,
-        build=BuildOptions(
-            max_tool_name_length=max_tool_name_length,
-            summary_max=summary_max,
-            description_max=description_max,
-            output_schemas=not no_output_schemas,
-        ),
-    )
-    result = run(options)
+    path = config_path or find_config(Path.cwd())
+    config = load_config(path) if path else {}
+    values = resolve({key.replace("_", "-"): _split(value) for key, value in cli.items()}, config)
+    if values["output"] is None:
+        raise ConfigError(
+            "no output directory given", hint="run `mcpforge generate SPEC -o OUTPUT`, or set output in mcpforge.toml"
+        )
+    output: Path = values["output"]
+    options = generate_options(values, locked_names(output))
+    started = time.perf_counter()
+    show_progress = verbose or sys.stderr.isatty()
+
+    def progress(stage: str) -> None:
+        if show_progress:
+            click.echo(f"[{time.perf_counter() - started:6.2f}s] {stage}...", err=True)
+
+    result = run(options, progress)
     _print_diagnostics(result.diagnostics, verbose=verbose)
+    if check:
+        report = check_output(result.files, output)
+        for line in report.lines():
+            click.echo(line)
+        if not report.current:
+            click.echo(f"{output} is out of date: run `mcpforge generate` and commit the result", err=True)
+            sys.exit(1)
+        click.echo(f"{output} is up to date")
+        return
+    progress("writing")
     write_tree(result.files, output, force=force)
-    tools = len(result.toolset.tools)
-    click.echo(
-        f"{result.operation_count:,} operations → {tools:,} tools; {result.skipped:,} skipped; "
-        f"{result.degraded:,} degraded; {result.renamed:,} renamed; {result.strict_capable:,} OpenAI strict-capable. "
-        f"Wrote {output}"
-    )
+    click.echo(_summary_table(result))
+    click.echo(f"Wrote {output} in {time.perf_counter() - started:.2f} s")
     warnings = sum(1 for d in result.diagnostics if d.severity is not Severity.INFO)
-    if fail_on_warning and warnings:
+    if values["fail-on-warning"] and warnings:
         click.echo(f"{warnings} warning(s) and --fail-on-warning was given", err=True)
         sys.exit(1)
 
@@ -226,3 +261,6 @@ def lint(target: Path, fmt: str, client_prefix: str, max_name_length: int) -> No
     click.echo(f"{errors} error(s), {warnings} warning(s)")
     if errors:
         sys.exit(1)
+
+
+_register()

@@ -14,7 +14,17 @@ from mcpforge.targets.anthropic import anthropic_tool
 from mcpforge.targets.gemini import gemini_declaration
 from mcpforge.targets.openai import chat_to_responses, chat_tool, responses_tool
 
-__all__ = ["chat_to_responses", "to_anthropic", "to_gemini", "to_openai_chat", "to_openai_responses"]
+__all__ = [
+    "FORMATS",
+    "chat_to_responses",
+    "convert_tools",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
+]
+
+FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
 
 Converter = Callable[..., tuple[dict[str, Any], str | None]]
 
@@ -54,3 +64,20 @@ def to_anthropic(tools: Sequence[Mapping[str, Any]], *, strict: bool = False) ->
 def to_gemini(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Gemini function declarations (``parametersJsonSchema``)."""
     return [gemini_declaration(tool) for tool in tools]
+
+
+def convert_tools(
+    tools: Sequence[Mapping[str, Any]], fmt: str, *, strict: bool = False
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """MCP tools in format ``fmt`` (one of :data:`FORMATS`); ``strict`` applies to OpenAI and Anthropic."""
+    if fmt == "mcp":
+        return [dict(tool) for tool in tools], []
+    if fmt == "openai-chat":
+        return to_openai_chat(tools, strict=strict)
+    if fmt == "openai-responses":
+        return to_openai_responses(tools, strict=strict)
+    if fmt == "anthropic":
+        return to_anthropic(tools, strict=strict)
+    if fmt == "gemini":
+        return to_gemini(tools), []
+    raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")

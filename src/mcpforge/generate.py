@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mcpforge import __version__
+from mcpforge.budget import Budget, BudgetLimits, budget_problems, measure
 from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
+from mcpforge.naming import UNTAGGED_TOOLSET, toolset_name
 from mcpforge.options import BuildOptions, ValidationLevel
 from mcpforge.render.files import RenderedFile, json_file
 from mcpforge.render.project import render_project
@@ -22,8 +25,15 @@ from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
+from mcpforge.tools.select import operation_key
 
-__all__ = ["GenerateOptions", "GenerationResult", "generate", "load_and_build"]
+__all__ = ["GenerateOptions", "GenerationResult", "Progress", "generate", "load_and_build"]
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +45,21 @@ class GenerateOptions:
     validation: ValidationLevel = ValidationLevel.BASIC
     strict: bool = False
     allow_remote_refs: bool = False
+    project_name: str | None = None
+    dynamic: bool = False
+    budget: BudgetLimits = field(default_factory=BudgetLimits)
+    reserved_names: Mapping[str, str] = field(default_factory=dict)  # METHOD /path -> name (the lock file)
+
+    def record(self) -> dict[str, Any]:
+        """The options that shape the output, as the lock file records them (no paths)."""
+        return {
+            "build": asdict(self.build),
+            "validation": self.validation.value,
+            "strict": self.strict,
+            "allow_remote_refs": self.allow_remote_refs,
+            "project_name": self.project_name,
+            "dynamic": self.dynamic,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,11 +71,17 @@ class GenerationResult:
     diagnostics: tuple[Diagnostic, ...]
     spec_sha256: str
     strict_capable: int = 0
+    budget: Budget = field(default_factory=lambda: Budget(()))
+
+    @property
+    def excluded(self) -> int:
+        """Operations left out by selection, overrides or deprecation."""
+        return len(self.toolset.excluded)
 
     @property
     def operation_count(self) -> int:
-        """Operations in the document (tools plus skipped operations)."""
-        return len(self.toolset.tools) + self.skipped
+        """Operations in the document (tools, skipped and excluded operations)."""
+        return len(self.toolset.tools) + self.skipped + self.excluded
 
     @property
     def skipped(self) -> int:
@@ -85,41 +116,79 @@ def _validate(document: SpecDocument, options: GenerateOptions, diags: Diagnosti
     diags.extend(problems)
 
 
-def load_and_build(options: GenerateOptions, diags: Diagnostics) -> tuple[SpecDocument, ToolSet]:
+def load_and_build(
+    options: GenerateOptions, diags: Diagnostics, progress: Progress = _quiet
+) -> tuple[SpecDocument, ToolSet]:
     """Load, validate, parse and build the tool set."""
+    progress("loading")
     document = load_document(options.spec, allow_remote_refs=options.allow_remote_refs)
+    progress("validating")
     _validate(document, options, diags)
+    progress("parsing")
     api = parse_spec(document, diags)
-    return document, build_tools(api, options.build, diags)
+    progress("building tools")
+    return document, build_tools(api, options.build, diags, reserved=options.reserved_names)
 
 
-def generate(options: GenerateOptions) -> GenerationResult:
+def tool_toolsets(toolset: ToolSet) -> list[list[str]]:
+    """Each tool's toolsets (one per tag), in tool order."""
+    return [
+        list(dict.fromkeys(toolset_name(t) for t in tool.operation.tags)) or [UNTAGGED_TOOLSET]
+        for tool in toolset.tools
+    ]
+
+
+def generate(options: GenerateOptions, progress: Progress = _quiet) -> GenerationResult:
     """Run the whole pipeline in memory and return the files to write."""
     diags = Diagnostics()
-    document, toolset = load_and_build(options, diags)
+    document, toolset = load_and_build(options, diags, progress)
     if options.strict:
         errors = [d for d in diags if d.severity is not Severity.INFO]
         if errors:
             raise SpecValidationError(errors[0].render(), hint="drop --strict to generate with warnings")
     spec_hash = hashlib.sha256(document.raw_bytes).hexdigest()
     tools = mcp_tools(toolset)
-    provider_files, strict_capable = _provider_manifests(tools, diags)
+    budget = measure(tools, tool_toolsets(toolset))
+    for code, message in budget_problems(budget, options.budget):
+        diags.warn(code, message)
+    progress("provider manifests")
+    manifests, strict_capable = _provider_manifests(tools, diags)
     frozen = diags.freeze()
-    files = [*render_project(toolset, frozen), json_file("manifests/mcp-tools.json", tools), *provider_files]
+    progress("rendering")
+    providers = {key: manifests[key] for key in ("openai-chat", "openai-chat-strict", "anthropic")}
+    files = [
+        *render_project(
+            toolset,
+            frozen,
+            project_name=options.project_name,
+            dynamic=options.dynamic,
+            providers=providers,
+            budget=budget,
+        ),
+        json_file("manifests/mcp-tools.json", tools),
+        *(json_file(f"manifests/{name}.json", data) for name, data in manifests.items()),
+    ]
     lock = {
         "generator": "mcpforge",
         "version": __version__,
         "spec": {"name": document.source_name, "sha256": spec_hash},
+        "options": options.record(),
+        "tools": {operation_key(tool.operation): tool.name for tool in toolset.tools},
         "files": sorted([f.path for f in files] + [LOCK_FILE]),  # every file, so a rerun may replace them
     }
     files.append(json_file(LOCK_FILE, lock))
     files.sort(key=lambda f: f.path)
     return GenerationResult(
-        files=tuple(files), toolset=toolset, diagnostics=frozen, spec_sha256=spec_hash, strict_capable=strict_capable
+        files=tuple(files),
+        toolset=toolset,
+        diagnostics=frozen,
+        spec_sha256=spec_hash,
+        strict_capable=strict_capable,
+        budget=budget,
     )
 
 
-def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
+def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[dict[str, list[dict[str, Any]]], int]:
     """OpenAI (Chat and Responses, plain and strict), Anthropic and Gemini manifests."""
     chat, _ = to_openai_chat(tools)
     chat_strict, notes = to_openai_chat(tools, strict=True)
@@ -151,5 +220,4 @@ def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tupl
                 counts[f"{name}: {finding.code}"] = counts.get(f"{name}: {finding.code}", 0) + 1
     for key, count in counts.items():
         diags.info("lint-warnings", f"{key}: {count:,} finding(s); run `mcpforge lint` for details")
-    files = [json_file(f"manifests/{name}.json", data) for name, data in manifests.items()]
-    return files, len(tools) - len(notes)
+    return manifests, len(tools) - len(notes)

@@ -16,13 +16,16 @@ from dataclasses import dataclass
 __all__ = [
     "DEFAULT_MAX_TOOL_NAME",
     "TOOL_NAME_PATTERN",
+    "UNTAGGED_TOOLSET",
     "NameCandidate",
+    "aggregate_tool_names",
     "argument_name",
     "assign_tool_names",
     "definition_name",
     "short_hash",
     "shorten",
     "tool_name_base",
+    "toolset_name",
 ]
 
 DEFAULT_MAX_TOOL_NAME = 64
@@ -248,6 +251,48 @@ def project_names(title: str, override: str | None = None) -> ProjectNames:
     return ProjectNames(
         package=package, dist=package.replace("_", "-"), command=package.replace("_", "-"), env_prefix=base.upper()
     )
+
+
+def aggregate_tool_names(tools: Sequence[tuple[str, str]], *, max_length: int = DEFAULT_MAX_TOOL_NAME) -> list[str]:
+    """Names for the tools of several servers, ``tools[i] = (server, tool name)``.
+
+    A name is kept when it is valid and unique; names that occur on more than one server are
+    prefixed with the server's name (``github_search``), shortened to ``max_length``; any name
+    still taken gets a ``_2``, ``_3``... suffix. Invalid names are made valid first.
+    """
+
+    def valid(name: str) -> str:
+        if TOOL_NAME_PATTERN.match(name) and len(name) <= max_length:
+            return name
+        return shorten("_".join(_words(name)) or "tool", max_length)
+
+    bases = [valid(name) for _, name in tools]
+    servers_of: dict[str, set[str]] = {}
+    for (server, _), base in zip(tools, bases, strict=True):
+        servers_of.setdefault(base, set()).add(server)
+    result: list[str] = []
+    taken: set[str] = set()
+    for (server, _), base in zip(tools, bases, strict=True):
+        name = base
+        if len(servers_of[base]) > 1:
+            prefix = "_".join(_words(server)) or "server"
+            name = shorten(f"{prefix}_{base}", max_length)
+        candidate, counter = name, 2
+        while candidate in taken:
+            candidate = _with_suffix(name, f"_{counter}", max_length)
+            counter += 1
+        taken.add(candidate)
+        result.append(candidate)
+    return result
+
+
+UNTAGGED_TOOLSET = "untagged"
+
+
+def toolset_name(tag: str | None) -> str:
+    """The toolset of a tag: lower snake case ASCII (``Pull Requests`` -> ``pull_requests``)."""
+    words = [w.lower() for w in _words(tag or "")]
+    return "_".join(words)[:64] or UNTAGGED_TOOLSET
 
 
 def credential_env_names(prefix: str, scheme_key: str, kinds: Sequence[str]) -> dict[str, str]:

@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 
 from conftest import ROOT
-from mcpforge.generate import GenerateOptions, generate
+from helpers import case_options
+from mcpforge.generate import generate
 from mcpforge.render.write import write_tree
 
 NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
@@ -78,7 +79,7 @@ def make_venv(path: Path) -> Path:
 
 def generate_project(spec: Path, out: Path, python: Path) -> Project:
     """Generate from ``spec`` into ``out`` and pip-install it into the venv of ``python``."""
-    result = generate(GenerateOptions(spec=spec))
+    result = generate(case_options(spec))
     write_tree(result.files, out, force=True)
     pip(python, "--no-deps", "--no-build-isolation", "--force-reinstall", str(out))
     lock_package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/server.py"))

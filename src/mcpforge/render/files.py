@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["RenderedFile", "dump_json", "json_file"]
+__all__ = ["RenderedFile", "dump_compact", "dump_json", "json_file"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +35,11 @@ def dump_json(data: Any) -> str:
 def json_file(path: str, data: Any) -> RenderedFile:
     """A JSON file rendered with :func:`dump_json`."""
     return RenderedFile(path, dump_json(data))
+
+
+def dump_compact(data: Any) -> str:
+    """Compact JSON (UTF-8, no spaces, trailing newline): package data read at run time."""
+    try:
+        return orjson.dumps(data).decode("utf-8") + "\n"
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"

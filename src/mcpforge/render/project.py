@@ -17,9 +17,10 @@ from typing import Any
 
 import jinja2
 
+from mcpforge.budget import Budget, estimate_tokens
 from mcpforge.diagnostics import Diagnostic, Effect
-from mcpforge.naming import ProjectNames, credential_env_names, project_names
-from mcpforge.render.files import RenderedFile
+from mcpforge.naming import UNTAGGED_TOOLSET, ProjectNames, credential_env_names, project_names, toolset_name
+from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.render.python import format_python
 from mcpforge.spec.model import SecurityScheme
 from mcpforge.targets.mcp import mcp_tool
@@ -28,7 +29,16 @@ from mcpforge.tools.model import ToolSet
 
 __all__ = ["render_project", "server_data"]
 
-_PYTHON_TEMPLATES = ("__init__.py", "__main__.py", "server.py", "runtime.py", "http.py")
+_PYTHON_TEMPLATES = (
+    "__init__.py",
+    "__main__.py",
+    "server.py",
+    "runtime.py",
+    "http.py",
+    "dynamic.py",
+    "agents.py",
+    "bridge.py",
+)
 
 
 def _templates_dir() -> Path:
@@ -141,6 +151,7 @@ def server_data(toolset: ToolSet, names: ProjectNames) -> dict[str, Any]:
                 "method": op.method.upper(),
                 "path": op.path,
                 "tags": list(op.tags),
+                "toolsets": list(dict.fromkeys(toolset_name(tag) for tag in op.tags)) or [UNTAGGED_TOOLSET],
                 "bindings": [b.to_dict() for b in tool.bindings],
                 "security": [[[key, list(scopes)] for key, scopes in r.schemes if key in schemes] for r in op.security],
                 "outputWrapped": tool.output_wrapped,
@@ -173,12 +184,30 @@ def _credential_vars(schemes: Mapping[str, Any]) -> list[dict[str, str]]:
     return result
 
 
+def _toolsets(budget: Budget) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "tools": count, "bytes": f"{size:,}", "tokens": f"{estimate_tokens(size):,}"}
+        for name, (count, size) in budget.by_toolset().items()
+    ]
+
+
 def render_project(
-    toolset: ToolSet, diagnostics: Sequence[Diagnostic], *, project_name: str | None = None
+    toolset: ToolSet,
+    diagnostics: Sequence[Diagnostic],
+    *,
+    project_name: str | None = None,
+    dynamic: bool = False,
+    providers: Mapping[str, Any] | None = None,
+    budget: Budget | None = None,
 ) -> list[RenderedFile]:
-    """Every file of the generated project except the manifests and the lock file."""
+    """Every file of the generated project except the manifests and the lock file.
+
+    ``providers`` (OpenAI Chat, strict and Anthropic tool lists) become the package data the
+    agent helpers and the OpenAI bridge serve.
+    """
     names = project_names(toolset.api.title, project_name)
     data = server_data(toolset, names)
+    data["server"]["dynamic"] = dynamic
     server = data["server"]
     skipped = [
         {"operation": d.operation or d.pointer or "", "message": d.message}
@@ -210,6 +239,10 @@ def render_project(
             for t in toolset.tools
         ],
         "skipped": skipped,
+        "toolsets": _toolsets(budget) if budget else [],
+        "total_bytes": f"{budget.total_bytes:,}" if budget else "?",
+        "total_tokens": f"{budget.total_tokens:,}" if budget else "?",
+        "dynamic": dynamic,
     }
     env = _environment()
     rendered = [
@@ -217,11 +250,18 @@ def render_project(
         RenderedFile("README.md", env.get_template("README.md.jinja").render(context)),
         RenderedFile(".env.example", env.get_template("env.example.jinja").render(context)),
         # Package data, read at every start: compact (the manifests are the human-readable copies).
-        RenderedFile(
-            f"src/{names.package}/tools.json", json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-        ),
+        RenderedFile(f"src/{names.package}/tools.json", _compact(data)),
     ]
+    if providers is not None:
+        rendered.append(RenderedFile(f"src/{names.package}/providers.json", _compact(providers)))
     for name in _PYTHON_TEMPLATES:
         source = env.get_template(f"package/{name}.jinja").render(context)
         rendered.append(RenderedFile(f"src/{names.package}/{name}", format_python(source)))
+    # One implementation of provider tool-call execution: mcpforge's own client module, copied.
+    shared = files("mcpforge.client").joinpath("toolcalls.py").read_text(encoding="utf-8")
+    rendered.append(RenderedFile(f"src/{names.package}/toolcalls.py", shared))
     return rendered
+
+
+def _compact(data: Any) -> str:
+    return dump_compact(data)

@@ -18,9 +18,10 @@ from mcpforge.options import BuildOptions
 from mcpforge.schema.bundle import REF_PREFIX, bundle
 from mcpforge.schema.shape import shape
 from mcpforge.spec.model import ApiSpec, JsonSchema, MediaContent, Operation, Parameter, RequestBody
-from mcpforge.text import clean
+from mcpforge.text import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, BodyKind, ToolDefinition, ToolSet
+from mcpforge.tools.select import operation_key, select_operations
 
 __all__ = ["body_kind", "build_tools", "operation_key"]
 
@@ -34,11 +35,6 @@ _TEXT_TYPES = (
     "application/graphql",
     "application/sql",
 )
-
-
-def operation_key(operation: Operation) -> str:
-    """``GET /pets/{id}``: identifies an operation across regenerations."""
-    return f"{operation.method.upper()} {operation.path}"
 
 
 def body_kind(content_type: str) -> BodyKind:
@@ -221,20 +217,32 @@ class _Builder:
         notes["openWorldHint"] = True
         return notes
 
-    def build(self) -> ToolSet:
+    def build(self, reserved: Mapping[str, str]) -> ToolSet:
+        selected, excluded = select_operations(self.api.operations, self.options.selection, self.diags)
         candidates = []
-        for op in self.api.operations:
-            base, exact = tool_name_base(op.operation_id, op.method, op.path)
+        kept = dict(reserved)
+        for op, override in selected:
+            base, exact = tool_name_base(override.name or op.operation_id, op.method, op.path)
+            if override.name:
+                exact = True
+                kept.pop(operation_key(op), None)  # an explicit name replaces the locked one
+                if base != override.name:
+                    self.diags.warn(
+                        "override-name-changed",
+                        f"tool name {override.name!r} is not valid for every provider; using {base!r}",
+                        operation=op.label,
+                        pointer=op.pointer,
+                    )
             candidates.append(NameCandidate(key=operation_key(op), base=base, exact=exact))
-        names = assign_tool_names(candidates, max_length=self.options.max_tool_name_length)
+        names = assign_tool_names(candidates, max_length=self.options.max_tool_name_length, reserved=kept)
         tools = []
-        for op in self.api.operations:
+        for op, override in selected:
             name = names[operation_key(op)]
-            if op.operation_id is None:
+            if op.operation_id is None and not override.name:
                 self.diags.info(
                     "no-operation-id", f"no operationId; tool named {name!r}", operation=op.label, pointer=op.pointer
                 )
-            elif name != op.operation_id:
+            elif name != (override.name or op.operation_id):
                 self.diags.info(
                     "tool-renamed",
                     f"operationId {op.operation_id!r} is tool {name!r}",
@@ -248,11 +256,15 @@ class _Builder:
                 ToolDefinition(
                     name=name,
                     title=tool_title(op, limit=self.options.summary_max),
-                    description=tool_description(
-                        op,
-                        self.api.security_schemes,
-                        summary_limit=self.options.summary_max,
-                        total_limit=self.options.description_max,
+                    description=(
+                        bounded(clean(override.description, 10_000), self.options.description_max)
+                        if override.description
+                        else tool_description(
+                            op,
+                            self.api.security_schemes,
+                            summary_limit=self.options.summary_max,
+                            total_limit=self.options.description_max,
+                        )
                     ),
                     input_schema=input_schema,
                     output_schema=output_schema,
@@ -262,9 +274,14 @@ class _Builder:
                     operation=op,
                 )
             )
-        return ToolSet(api=self.api, tools=tuple(tools))
+        return ToolSet(api=self.api, tools=tuple(tools), excluded=tuple(excluded))
 
 
-def build_tools(api: ApiSpec, options: BuildOptions, diags: Diagnostics) -> ToolSet:
-    """One tool per operation, in document order."""
-    return _Builder(api, options, diags).build()
+def build_tools(
+    api: ApiSpec, options: BuildOptions, diags: Diagnostics, *, reserved: Mapping[str, str] | None = None
+) -> ToolSet:
+    """One tool per selected operation, in document order.
+
+    ``reserved`` maps ``METHOD /path`` to names an earlier run gave (the lock file): they are kept.
+    """
+    return _Builder(api, options, diags).build(reserved or {})

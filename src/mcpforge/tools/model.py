@@ -82,3 +82,4 @@ class ToolSet:
 
     api: ApiSpec
     tools: tuple[ToolDefinition, ...]
+    excluded: tuple[Operation, ...] = ()  # operations left out by selection, overrides or deprecation

@@ -1,0 +1,118 @@
+"""Context budget: what a tool list costs a model, per tool, per toolset and in total.
+
+Bytes are those of the compact JSON a client receives in ``tools/list``; tokens are estimated as
+bytes / 4 (rounded up), the usual ratio for English text and JSON with common tokenizers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+__all__ = ["Budget", "BudgetLimits", "ToolCost", "budget_problems", "estimate_tokens", "measure", "payload_bytes"]
+
+BYTES_PER_TOKEN = 4
+
+
+def payload_bytes(value: Any) -> int:
+    """Size of ``value`` as compact UTF-8 JSON."""
+    return len(orjson.dumps(value))
+
+
+def estimate_tokens(size: int) -> int:
+    """Estimated tokens of ``size`` bytes of JSON."""
+    return -(-size // BYTES_PER_TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCost:
+    """One tool's share of the ``tools/list`` payload."""
+
+    name: str
+    toolsets: tuple[str, ...]
+    bytes: int
+
+    @property
+    def tokens(self) -> int:
+        """Estimated tokens."""
+        return estimate_tokens(self.bytes)
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetLimits:
+    """Thresholds past which a warning is reported (0 disables one)."""
+
+    max_tools: int = 128  # OpenAI and GitHub Copilot accept at most 128 tools
+    max_total_tokens: int = 50_000
+    max_tool_tokens: int = 4_000
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Costs of every tool, in tool order."""
+
+    tools: tuple[ToolCost, ...]
+
+    @property
+    def total_bytes(self) -> int:
+        """Bytes of the whole ``tools/list`` payload (tools array plus its brackets and commas)."""
+        return sum(t.bytes for t in self.tools) + max(len(self.tools) - 1, 0) + len('{"tools":[]}')
+
+    @property
+    def total_tokens(self) -> int:
+        """Estimated tokens of the whole payload."""
+        return estimate_tokens(self.total_bytes)
+
+    def by_toolset(self) -> dict[str, tuple[int, int]]:
+        """Toolset -> (tools, bytes), in order of first appearance."""
+        result: dict[str, tuple[int, int]] = {}
+        for tool in self.tools:
+            for name in tool.toolsets:
+                count, size = result.get(name, (0, 0))
+                result[name] = (count + 1, size + tool.bytes)
+        return result
+
+
+def measure(tools: Sequence[Mapping[str, Any]], toolsets: Sequence[Sequence[str]] | None = None) -> Budget:
+    """The budget of MCP tool dicts; ``toolsets[i]`` are the toolsets of ``tools[i]``."""
+    groups = toolsets or [() for _ in tools]
+    return Budget(
+        tuple(ToolCost(str(t["name"]), tuple(g), payload_bytes(t)) for t, g in zip(tools, groups, strict=True))
+    )
+
+
+def budget_problems(budget: Budget, limits: BudgetLimits) -> list[tuple[str, str]]:
+    """``(code, message)`` for every threshold passed; messages say what to do."""
+    problems = []
+    count = len(budget.tools)
+    if limits.max_tools and count > limits.max_tools:
+        problems.append(
+            (
+                "budget-tool-count",
+                f"{count:,} tools exceed {limits.max_tools} (OpenAI accepts at most 128 per request); "
+                "serve a subset with --toolsets, select operations in the config, or use dynamic mode",
+            )
+        )
+    if limits.max_total_tokens and budget.total_tokens > limits.max_total_tokens:
+        problems.append(
+            (
+                "budget-total",
+                f"tools/list is {budget.total_bytes:,} bytes (about {budget.total_tokens:,} tokens), over the "
+                f"budget of {limits.max_total_tokens:,} tokens; use toolsets, selection or dynamic mode",
+            )
+        )
+    if limits.max_tool_tokens:
+        large = [t for t in budget.tools if t.tokens > limits.max_tool_tokens]
+        if large:
+            biggest = max(large, key=lambda t: t.bytes)
+            problems.append(
+                (
+                    "budget-tool-size",
+                    f"{len(large):,} tool(s) over {limits.max_tool_tokens:,} tokens each (largest: {biggest.name}, "
+                    f"about {biggest.tokens:,} tokens); see `mcpforge budget`",
+                )
+            )
+    return problems

@@ -1,0 +1,197 @@
+"""``mcpforge tools``, ``convert`` and ``budget``: tool lists of live MCP servers, saved lists and specs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mcpforge.convert import FORMATS
+from mcpforge.errors import ConfigError, MCPForgeError
+
+__all__ = ["budget", "convert", "tools"]
+
+
+def _write(data: Any, output: Path | None) -> None:
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _headers(values: tuple[str, ...]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """``Key: Value`` for every HTTP server, or ``NAME=Key: Value`` for one."""
+    common: dict[str, str] = {}
+    scoped: dict[str, dict[str, str]] = {}
+    for raw in values:
+        key, sep, value = raw.partition(":")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{raw!r} is not 'Name: value'", param_hint="--header")
+        server, eq, key = key.partition("=") if "=" in key else ("", "", key)
+        target = scoped.setdefault(server, {}) if eq else common
+        target[key.strip()] = value.strip()
+    return common, scoped
+
+
+@click.command()
+@click.option("--stdio", "stdio", multiple=True, metavar="[NAME=]COMMAND", help="A server started as a command.")
+@click.option("--http", "http", multiple=True, metavar="[NAME=]URL", help="A streamable HTTP server endpoint.")
+@click.option(
+    "-H", "--header", multiple=True, metavar="[NAME=]KEY: VALUE", help="HTTP header (for one server with NAME=)."
+)
+@click.option("-e", "--env", multiple=True, metavar="NAME=VALUE", help="Environment variable for --stdio servers.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="mcp", show_default=True)
+@click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
+@click.option("--max-name-length", type=click.IntRange(8, 128), default=64, show_default=True)
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
+@click.option("--mapping", type=click.Path(path_type=Path, dir_okay=False), help="Write exposed name -> server, tool.")
+def tools(
+    stdio: tuple[str, ...],
+    http: tuple[str, ...],
+    header: tuple[str, ...],
+    env: tuple[str, ...],
+    fmt: str,
+    strict: bool,
+    max_name_length: int,
+    output: Path | None,
+    mapping: Path | None,
+) -> None:
+    """List the tools of MCP servers (every page) and write them in a provider's format.
+
+    Several servers are aggregated; a name found on more than one server is prefixed with the
+    server's name (NAME, else the command's or host's name).
+    """
+    import anyio  # noqa: PLC0415
+
+    from mcpforge.client.hub import ServerSpec, ToolHub  # noqa: PLC0415
+
+    if not stdio and not http:
+        raise click.UsageError("give at least one --stdio COMMAND or --http URL")
+    common, scoped = _headers(header)
+    variables = {}
+    for item in env:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r} is not NAME=VALUE", param_hint="--env")
+        variables[key] = value
+    try:
+        servers = [ServerSpec.parse(s, http=False, env=variables or None) for s in stdio]
+        for text in http:
+            spec = ServerSpec.parse(text, http=True)
+            servers.append(ServerSpec.http(spec.url or "", name=spec.name, headers=common | scoped.get(spec.name, {})))
+        hub = ToolHub(servers, max_name_length=max_name_length)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    unknown = set(scoped) - {s.name for s in servers}
+    if unknown:
+        raise click.UsageError(f"--header names unknown server(s): {', '.join(sorted(unknown))}")
+
+    async def collect() -> tuple[list[dict[str, Any]], dict[str, Any], int]:
+        async with hub:
+            renamed = sum(1 for t in hub.tools if t.name != t.original)
+            return hub.manifest(fmt, strict=strict), hub.mapping, renamed
+
+    try:
+        manifest, names, renamed = anyio.run(collect)
+    except Exception as exc:  # a server that cannot be reached or speaks no MCP: one clear line
+        click.echo(f"error: cannot list tools: {type(exc).__name__}: {_first_line(exc)}", err=True)
+        sys.exit(1)
+    _write(manifest, output)
+    if mapping is not None:
+        _write(names, mapping)
+    click.echo(f"{len(manifest)} tools from {len(servers)} server(s); {renamed} renamed to stay unique", err=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--to", "fmt", type=click.Choice(FORMATS), required=True)
+@click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
+def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
+    """Convert a saved MCP tool list (a list of tools, or a tools/list result) to another format."""
+    from mcpforge.convert import convert_tools  # noqa: PLC0415
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError(f"{file} is not a readable JSON file: {exc}") from None
+    listed = data.get("tools") if isinstance(data, dict) else data
+    if not isinstance(listed, list) or not all(
+        isinstance(t, dict) and isinstance(t.get("name"), str) and isinstance(t.get("inputSchema"), dict)
+        for t in listed
+    ):
+        raise ConfigError(
+            f"{file} is not an MCP tool list",
+            hint='expected a list of tools with name and inputSchema, or {"tools": [...]} from tools/list',
+        )
+    converted, notes = convert_tools(listed, fmt, strict=strict)
+    _write(converted, output)
+    for note in notes:
+        click.echo(note, err=True)
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path, exists=True))
+@click.option("--top", type=click.IntRange(0), default=15, show_default=True, help="Largest tools to show.")
+@click.option("--json", "as_json", is_flag=True, help="Every tool's bytes and tokens as JSON.")
+def budget(target: Path, top: int, as_json: bool) -> None:
+    """Context budget of a spec's tools, or of a generated output directory: per tool, per toolset, total."""
+    from mcpforge.budget import measure  # noqa: PLC0415
+
+    manifest = target / "manifests" / "mcp-tools.json"
+    if target.is_dir():
+        try:
+            tools_ = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise ConfigError(f"{target} is not an mcpforge output directory (no {manifest})") from None
+        result = measure(tools_, _toolsets_from_output(target, tools_))
+    else:
+        from mcpforge.generate import GenerateOptions, generate  # noqa: PLC0415
+
+        result = generate(GenerateOptions(spec=target)).budget
+    if as_json:
+        _write(
+            {
+                "totalBytes": result.total_bytes,
+                "totalTokens": result.total_tokens,
+                "tools": [{"name": t.name, "bytes": t.bytes, "tokens": t.tokens} for t in result.tools],
+                "toolsets": {k: {"tools": c, "bytes": b} for k, (c, b) in result.by_toolset().items()},
+            },
+            None,
+        )
+        return
+    click.echo(
+        f"{len(result.tools):,} tools; tools/list {result.total_bytes:,} bytes, about {result.total_tokens:,} tokens"
+    )
+    if top:
+        click.echo(f"\nlargest {min(top, len(result.tools))} tools:")
+        for cost in sorted(result.tools, key=lambda t: (-t.bytes, t.name))[:top]:
+            click.echo(f"  {cost.bytes:>9,} B  {cost.tokens:>7,} tok  {cost.name}")
+    click.echo("\ntoolsets:")
+    for name, (count, size) in sorted(result.by_toolset().items(), key=lambda item: -item[1][1]):
+        click.echo(f"  {size:>9,} B  {count:>5} tools  {name}")
+
+
+def _toolsets_from_output(target: Path, tools_: list[dict[str, Any]]) -> list[list[str]]:
+    data_files = sorted((target / "src").glob("*/tools.json"))
+    if not data_files:
+        return [[] for _ in tools_]
+    try:
+        data = json.loads(data_files[0].read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MCPForgeError(f"cannot read {data_files[0]}: {exc}") from None
+    by_name = {e["tool"]["name"]: e.get("toolsets", []) for e in data.get("tools", [])}
+    return [list(by_name.get(t["name"], [])) for t in tools_]
