@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from mcpforge.diagnostics import format_text
 from helpers import case_options
+from mcpforge.diagnostics import format_text
 from mcpforge.generate import generate
 
 CASES = sorted(p for p in (FIXTURES / "golden").iterdir() if p.is_dir())

@@ -1,0 +1,132 @@
+"""Configuration files, the options table, and selection through the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT
+from mcpforge.cli import main
+from mcpforge.config import OPTIONS, options_table
+
+SPEC = """
+openapi: 3.0.3
+info: {title: Zoo, version: "1"}
+paths:
+  /animals:
+    get:
+      operationId: listAnimals
+      tags: [Animals]
+      responses: {"200": {description: ok}}
+    post:
+      operationId: addAnimal
+      tags: [Animals]
+      responses: {"200": {description: ok}}
+  /animals/{id}:
+    delete:
+      operationId: removeAnimal
+      tags: [Animals]
+      x-mcp: {exclude: true}
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses: {"200": {description: ok}}
+  /keepers:
+    get:
+      operationId: listKeepers
+      tags: [Staff]
+      x-mcp: {name: keepers, description: "Everyone who keeps animals."}
+      responses: {"200": {description: ok}}
+  /old:
+    get:
+      operationId: oldThing
+      deprecated: true
+      tags: [Staff]
+      responses: {"200": {description: ok}}
+"""
+
+
+def invoke(cwd: Path, *args: str) -> tuple[int, str]:
+    runner = CliRunner()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(cwd)
+        result = runner.invoke(main, list(args))
+    return result.exit_code, result.stdout + result.stderr
+
+
+def tool_names(out: Path) -> list[str]:
+    return [t["name"] for t in json.loads((out / "manifests" / "mcp-tools.json").read_text())]
+
+
+def test_generate_without_arguments_reads_mcpforge_toml(tmp_path: Path) -> None:
+    (tmp_path / "zoo.yaml").write_text(SPEC)
+    (tmp_path / "mcpforge.toml").write_text(
+        'spec = "zoo.yaml"\noutput = "gen"\nname = "zoo"\nmethods = ["get"]\n'
+        '[overrides.listAnimals]\nname = "animals"\n[overrides."GET /keepers"]\ndescription = "Staff list."\n'
+    )
+    code, text = invoke(tmp_path, "generate")
+    assert code == 0, text
+    out = tmp_path / "gen"
+    assert tool_names(out) == ["animals", "keepers"]  # x-mcp name kept; config description wins
+    keepers = json.loads((out / "manifests" / "mcp-tools.json").read_text())[1]
+    assert keepers["description"] == "Staff list."
+    assert (out / "src" / "zoo_mcp" / "server.py").is_file()
+    # The command line wins over the file.
+    assert invoke(tmp_path, "generate", "--methods", "get,post", "--include-deprecated")[0] == 0
+    assert tool_names(out) == ["animals", "addAnimal", "keepers", "oldThing"]
+
+
+def test_pyproject_tool_table_and_selection_flags(tmp_path: Path) -> None:
+    (tmp_path / "zoo.yaml").write_text(SPEC)
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n[tool.mcpforge]\nspec = "zoo.yaml"\noutput = "out"\nexclude-tags = ["staff"]\n'
+    )
+    assert invoke(tmp_path, "generate")[0] == 0
+    assert tool_names(tmp_path / "out") == ["listAnimals", "addAnimal"]
+    assert invoke(tmp_path, "generate", "--exclude-tags", "none", "--include-operations", "list*")[0] == 0
+    assert tool_names(tmp_path / "out") == ["listAnimals", "keepers"]
+    assert invoke(tmp_path, "generate", "--exclude-tags", "none", "--include-paths", "/animals/*")[0] == 0
+    assert tool_names(tmp_path / "out") == []  # the only match is excluded by x-mcp
+
+
+def test_config_errors_name_the_file_and_key(tmp_path: Path) -> None:
+    (tmp_path / "mcpforge.toml").write_text('spec = "zoo.yaml"\noutptu = "gen"\n')
+    code, text = invoke(tmp_path, "generate")
+    assert code == 1 and "unknown option 'outptu'" in text and "mcpforge.toml" in text and "Traceback" not in text
+    (tmp_path / "mcpforge.toml").write_text('spec = "zoo.yaml"\nmax-tools = "many"\n')
+    code, text = invoke(tmp_path, "generate")
+    assert code == 1 and "max-tools" in text and "must be a int" in text
+    (tmp_path / "mcpforge.toml").write_text("spec = [\n")
+    code, text = invoke(tmp_path, "generate")
+    assert code == 1 and "not valid TOML" in text
+    (tmp_path / "mcpforge.toml").write_text('[overrides.x]\nrename = "y"\n')
+    code, text = invoke(tmp_path, "generate")
+    assert code == 1 and "overrides.'x'.rename" in text
+    (tmp_path / "mcpforge.toml").unlink()
+    code, text = invoke(tmp_path, "generate")
+    assert code == 1 and "no output directory given" in text
+
+
+def test_unknown_override_and_invalid_x_mcp_are_warnings(tmp_path: Path) -> None:
+    (tmp_path / "zoo.yaml").write_text(SPEC.replace("x-mcp: {exclude: true}", "x-mcp: {exclude: maybe}"))
+    (tmp_path / "mcpforge.toml").write_text('spec = "zoo.yaml"\noutput = "o"\n[overrides.nothing]\nexclude = true\n')
+    code, text = invoke(tmp_path, "generate")
+    assert code == 0
+    assert "override 'nothing' matches no operation" in text and "x-mcp.exclude must be a bool" in text
+    assert "removeAnimal" in tool_names(tmp_path / "o")
+
+
+def test_readme_documents_every_option_in_one_table() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert options_table() in readme, "README options table is stale: paste mcpforge.config.options_table()"
+    assert all(f"`{option.key}`" in readme for option in OPTIONS)
+
+
+def test_budget_thresholds_warn(tmp_path: Path) -> None:
+    (tmp_path / "zoo.yaml").write_text(SPEC)
+    code, text = invoke(tmp_path, "generate", "zoo.yaml", "-o", "o", "--max-tools", "2", "--max-total-tokens", "10")
+    assert code == 0
+    assert "3 tools exceed 2" in text and "over the budget of 10 tokens" in text
+    code, text = invoke(tmp_path, "budget", "o")
+    assert code == 0 and text.startswith("3 tools; tools/list ") and "animals" in text

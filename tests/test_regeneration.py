@@ -1,0 +1,113 @@
+"""Issue 6's CI story: generate, commit, edit the spec, ``--check`` reports it, regenerate, names stay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mcpforge.cli import main
+
+V1 = """
+openapi: 3.0.3
+info: {title: Shop, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: get-a
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: listB
+      responses: {"200": {description: ok}}
+  /c:
+    post:
+      operationId: makeC
+      parameters:
+        - {name: x, in: query, schema: {type: string}}
+        - {name: n, in: query, schema: {type: integer}}
+      responses: {"200": {description: ok}}
+"""
+
+# Paths reordered, /b removed, x now required, n now a string, and /z added whose exact
+# operationId "get_a" would take the name of /a's tool if names were assigned from scratch.
+V2 = """
+openapi: 3.0.3
+info: {title: Shop, version: "1"}
+paths:
+  /z:
+    get:
+      operationId: get_a
+      responses: {"200": {description: ok}}
+  /c:
+    post:
+      operationId: makeC
+      parameters:
+        - {name: x, in: query, required: true, schema: {type: string}}
+        - {name: n, in: query, schema: {type: string}}
+      responses: {"200": {description: ok}}
+  /a:
+    get:
+      operationId: get-a
+      responses: {"200": {description: ok}}
+"""
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout + result.stderr
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_check_reports_changes_and_regeneration_keeps_names(tmp_path: Path) -> None:
+    spec, out = tmp_path / "shop.yaml", tmp_path / "out"
+    spec.write_text(V1)
+    assert run("generate", str(spec), "-o", str(out))[0] == 0
+    lock = json.loads((out / "mcpforge.lock").read_text())
+    assert lock["tools"] == {"GET /a": "get_a", "GET /b": "listB", "POST /c": "makeC"}
+    assert lock["spec"]["name"] == "shop.yaml" and len(lock["spec"]["sha256"]) == 64
+    assert lock["options"]["build"]["max_tool_name_length"] == 64 and lock["version"]
+    assert run("generate", str(spec), "-o", str(out), "--check") == (
+        0,
+        "0 file(s) out of date; 0 tool change(s)\n" f"{out} is up to date\n",
+    )
+
+    spec.write_text(V2)
+    before = snapshot(out)
+    code, text = run("generate", str(spec), "-o", str(out), "--check")
+    assert code == 1
+    assert snapshot(out) == before  # check mode writes nothing
+    changes = [line.strip() for line in text.splitlines() if line.startswith("  ")]
+    assert changes == [
+        "added: get_a_2 (GET /z)",
+        "removed: listB (GET /b)",
+        "breaking: makeC: argument x is now required",
+        "breaking: makeC: argument n changed type integer -> string",
+    ]
+    assert "out of date" in text
+
+    assert run("generate", str(spec), "-o", str(out))[0] == 0
+    lock = json.loads((out / "mcpforge.lock").read_text())
+    assert lock["tools"] == {"GET /z": "get_a_2", "POST /c": "makeC", "GET /a": "get_a"}
+    assert run("generate", str(spec), "-o", str(out), "--check")[0] == 0
+
+    # Without the lock file, names come from the spec alone: the exact operationId wins the name.
+    fresh = tmp_path / "fresh"
+    assert run("generate", str(spec), "-o", str(fresh))[0] == 0
+    assert json.loads((fresh / "mcpforge.lock").read_text())["tools"]["GET /z"] == "get_a"
+
+
+def test_check_fails_when_output_is_missing_or_edited(tmp_path: Path) -> None:
+    spec, out = tmp_path / "shop.yaml", tmp_path / "out"
+    spec.write_text(V1)
+    code, text = run("generate", str(spec), "-o", str(out), "--check")
+    assert code == 1 and "added: listB (GET /b)" in text and not out.exists()
+    assert run("generate", str(spec), "-o", str(out))[0] == 0
+    readme = out / "README.md"
+    readme.write_text(readme.read_text() + "edited\n")
+    code, text = run("generate", str(spec), "-o", str(out), "--check")
+    assert code == 1 and "1 file(s) out of date; 0 tool change(s)" in text
