@@ -18,6 +18,7 @@ import httpx
 import pytest
 from anthropic.types import ToolResultBlockParam, ToolUseBlock
 from openai.types.chat import ChatCompletionMessageToolCall, ChatCompletionToolMessageParam
+from openai.types.chat.chat_completion_message_function_tool_call import Function
 from openai.types.responses import ResponseFunctionToolCall
 from openai.types.responses.response_input_param import FunctionCallOutput
 
@@ -33,7 +34,9 @@ MCPFORGE = Path(sys.executable).parent / "mcpforge"
 def conforms(message: dict[str, Any], typed_dict: Any) -> bool:
     """``message`` has exactly the keys the provider SDK's TypedDict allows, and all required ones."""
     keys = set(message)
-    return typed_dict.__required_keys__ <= keys <= typed_dict.__required_keys__ | typed_dict.__optional_keys__
+    required: frozenset[str] = typed_dict.__required_keys__
+    optional: frozenset[str] = typed_dict.__optional_keys__
+    return required <= keys <= required | optional
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +62,7 @@ def call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
 def test_openai_chat_batch_mixing_good_and_bad_calls(agents: ModuleType, petstore_prism: str) -> None:
     batch = [
         ChatCompletionMessageToolCall(
-            id="c1", type="function", function={"name": "listPets", "arguments": '{"limit": 2, "status": ["sold"]}'}
+            id="c1", type="function", function=Function(name="listPets", arguments='{"limit": 2, "status": ["sold"]}')
         ),
         call("c2", "listPets", '{"limit": '),  # malformed JSON
         call("c3", "adoptPet", "{}"),  # no such tool

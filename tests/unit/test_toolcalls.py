@@ -10,6 +10,7 @@ import anyio
 from anthropic.types import TextBlock, ToolUseBlock
 from mcp import types
 from openai.types.chat import ChatCompletionMessageToolCall
+from openai.types.chat.chat_completion_message_function_tool_call import Function
 from openai.types.responses import ResponseFunctionToolCall
 
 from mcpforge.client.toolcalls import (
@@ -34,7 +35,7 @@ async def echo(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
 
 def test_chat_calls_from_sdk_objects_keep_order_and_ids() -> None:
     calls = [
-        ChatCompletionMessageToolCall(id="a", type="function", function={"name": "one", "arguments": '{"x": 1}'}),
+        ChatCompletionMessageToolCall(id="a", type="function", function=Function(name="one", arguments='{"x": 1}')),
         {"id": "b", "type": "function", "function": {"name": "two", "arguments": "{not json"}},
         {"id": "c", "type": "function", "function": {"name": "three", "arguments": "[1, 2]"}},
         {"id": "d", "type": "function", "function": {"name": "boom", "arguments": ""}},
