@@ -34,7 +34,7 @@ def _expected_tree(root: Path) -> dict[str, str]:
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
 def test_golden(case: Path, update_golden: bool) -> None:
     result = generate(case_options(_spec(case)))
-    actual = {f.path: f.content for f in result.files}
+    actual = {f.path: f.text for f in result.files}
     diagnostics = format_text(result.diagnostics)
     expected_dir = case / "expected"
     if update_golden:

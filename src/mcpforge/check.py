@@ -138,14 +138,14 @@ def _tools(manifest: Any) -> dict[str, Any]:
 
 def check_output(files: Sequence[RenderedFile], out_dir: Path) -> CheckReport:
     """Compare this run's ``files`` with ``out_dir`` (nothing is written)."""
-    new_files = {f.path: f.content for f in files}
+    new_files = {f.path: f.data for f in files}
     old_lock = _read_json(out_dir / LOCK_FILE)
     old_listed = set(old_lock.get("files") or []) if isinstance(old_lock, dict) else set()
     stale = []
     for path, content in sorted(new_files.items()):
         try:
-            same = (out_dir / path).read_text(encoding="utf-8") == content
-        except (OSError, UnicodeDecodeError):
+            same = (out_dir / path).read_bytes() == content
+        except OSError:
             same = False
         if not same:
             stale.append(path)

@@ -91,6 +91,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("description-max", int, _B.description_max, "Longest tool description."),
     Option("argument-description-max", int, _B.argument_description_max, "Longest argument description."),
     Option("output-schemas", bool, _B.output_schemas, "Declare outputSchema on tools."),
+    Option(
+        "max-schema-bytes",
+        int,
+        _B.max_schema_bytes,
+        "Budget of one input schema's nested definitions; deeper ones become open objects (0: no limit).",
+    ),
     Option("max-tools", int, _L.max_tools, "Warn above this many tools (0: never)."),
     Option(
         "max-total-tokens",
@@ -214,6 +220,7 @@ def build_options(values: Mapping[str, Any]) -> tuple[BuildOptions, BudgetLimits
         description_max=values["description-max"],
         argument_description_max=values["argument-description-max"],
         output_schemas=values["output-schemas"],
+        max_schema_bytes=values["max-schema-bytes"],
         selection=selection,
     )
     limits = BudgetLimits(

@@ -10,7 +10,7 @@ from typing import Any
 
 from mcpforge import __version__
 from mcpforge.budget import Budget, BudgetLimits, budget_problems, measure
-from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat
+from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
 from mcpforge.naming import UNTAGGED_TOOLSET, toolset_name
@@ -23,6 +23,7 @@ from mcpforge.spec.parse import parse_spec
 from mcpforge.spec.validate import basic_problems, full_problems
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.targets.mcp import mcp_tools
+from mcpforge.targets.openai import chat_tool_pair
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
@@ -190,11 +191,16 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
 
 def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[dict[str, list[dict[str, Any]]], int]:
     """OpenAI (Chat and Responses, plain and strict), Anthropic and Gemini manifests."""
-    chat, _ = to_openai_chat(tools)
-    chat_strict, notes = to_openai_chat(tools, strict=True)
-    for note in notes:
-        name, _, why = note.partition(": not strict: ")
-        diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
+    chat: list[dict[str, Any]] = []
+    chat_strict: list[dict[str, Any]] = []
+    notes = 0
+    for tool in tools:
+        plain, strict, why = chat_tool_pair(tool)
+        chat.append(plain)
+        chat_strict.append(strict)
+        if why:
+            notes += 1
+            diags.info("not-strict", f"tool {tool['name']!r} is emitted with strict: false: {why}")
     manifests: dict[str, list[dict[str, Any]]] = {
         "openai-chat": chat,
         "openai-chat-strict": chat_strict,
@@ -205,9 +211,10 @@ def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tupl
         "gemini": to_gemini(tools),
     }
     # The strict Chat manifest holds every tool (strict or not) with the parameters the other OpenAI
-    # manifests share: linting it, Anthropic's and Gemini's covers all six.
+    # manifests share, and Anthropic's non-strict schemas are the same MCP schemas with roots folded
+    # as for OpenAI (and the same name rule): linting it and Gemini's covers all six.
     counts: dict[str, int] = {}
-    for name in ("openai-chat-strict", "anthropic", "gemini"):
+    for name in ("openai-chat-strict", "gemini"):
         for finding in lint_manifest(manifests[name], MANIFEST_FILES[name]):
             if finding.severity == "error":
                 diags.warn(
@@ -220,4 +227,4 @@ def _provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tupl
                 counts[f"{name}: {finding.code}"] = counts.get(f"{name}: {finding.code}", 0) + 1
     for key, count in counts.items():
         diags.info("lint-warnings", f"{key}: {count:,} finding(s); run `mcpforge lint` for details")
-    return manifests, len(tools) - len(notes)
+    return manifests, len(tools) - notes

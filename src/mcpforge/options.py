@@ -51,4 +51,5 @@ class BuildOptions:
     argument_description_max: int = 300
     output_schemas: bool = True
     output_schema_depth: int = 1
+    max_schema_bytes: int = 32_000  # nested definitions of one input schema; deeper ones become open objects
     selection: Selection = field(default_factory=Selection)

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpforge.schema.bundle import bundle
+from mcpforge.schema.bundle import bundle as bundled
 from mcpforge.schema.shape import shape
+
+
+def bundle(schema: Any, defs: Any) -> Any:
+    return bundled(schema, defs).schema
+
 
 DEFS: dict[str, Any] = {
     "Once": {"type": "object", "properties": {"x": {"type": "integer"}}},

@@ -13,13 +13,27 @@ __all__ = ["RenderedFile", "dump_compact", "dump_json", "json_file"]
 
 @dataclass(frozen=True, slots=True)
 class RenderedFile:
-    """A file to write: POSIX path relative to the output directory, and its text."""
+    """A file to write: POSIX path relative to the output directory, and its text (or UTF-8 bytes).
+
+    Large JSON stays bytes from the encoder to the disk: decoding and re-encoding Microsoft
+    Graph's manifests cost seconds and hundreds of megabytes.
+    """
 
     path: str
-    content: str
+    content: str | bytes
+
+    @property
+    def data(self) -> bytes:
+        """The content as UTF-8 bytes."""
+        return self.content if isinstance(self.content, bytes) else self.content.encode("utf-8")
+
+    @property
+    def text(self) -> str:
+        """The content as text."""
+        return self.content.decode("utf-8") if isinstance(self.content, bytes) else self.content
 
 
-def dump_json(data: Any) -> str:
+def dump_json(data: Any) -> bytes:
     """Deterministic, human-diffable JSON (UTF-8, two-space indent, trailing newline).
 
     orjson writes the same bytes as ``json.dumps(indent=2, ensure_ascii=False)`` several times
@@ -27,9 +41,9 @@ def dump_json(data: Any) -> str:
     orjson refuses, fall back to the stdlib.
     """
     try:
-        return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
     except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def json_file(path: str, data: Any) -> RenderedFile:
@@ -37,9 +51,9 @@ def json_file(path: str, data: Any) -> RenderedFile:
     return RenderedFile(path, dump_json(data))
 
 
-def dump_compact(data: Any) -> str:
+def dump_compact(data: Any) -> bytes:
     """Compact JSON (UTF-8, no spaces, trailing newline): package data read at run time."""
     try:
-        return orjson.dumps(data).decode("utf-8") + "\n"
+        return orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE)
     except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")

@@ -263,5 +263,5 @@ def render_project(
     return rendered
 
 
-def _compact(data: Any) -> str:
+def _compact(data: Any) -> bytes:
     return dump_compact(data)

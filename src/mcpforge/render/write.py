@@ -68,7 +68,7 @@ def write_tree(files: Sequence[RenderedFile], out_dir: Path, *, force: bool = Fa
         for file in files:
             target = staging / file.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(file.content, encoding="utf-8", newline="\n")
+            target.write_bytes(file.data)
         os.chmod(staging, 0o755)  # noqa: S103 - mkdtemp makes 0700 dirs; output is an ordinary folder
         if out_dir.exists():
             backup = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=parent))

@@ -3,17 +3,26 @@
 A definition referenced once (and not recursive) is inlined where it is used; a definition
 used several times, or on a cycle, stays in ``$defs`` and is referenced. The result is a
 self-contained JSON Schema document; inputs are never mutated.
+
+With a size budget, a schema whose definitions would exceed it keeps the definitions nearest
+the root (by number of ``$ref`` hops) that fit, and deeper ones become open placeholders
+(``{"type": "object", "description": ...}``): every argument stays, and a model may still send
+the omitted nested fields. Microsoft Graph's entity types otherwise pull hundreds of
+definitions (0.5 MB) into a single tool.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from mcpforge.spec.model import JsonSchema
 
-__all__ = ["REF_PREFIX", "bundle", "referenced_names"]
+__all__ = ["REF_PREFIX", "Bundled", "DefinitionIndex", "bundle", "referenced_names"]
 
 REF_PREFIX = "#/$defs/"
 # Siblings of a $ref that only annotate: a reference carrying only these can still be inlined.
@@ -119,33 +128,109 @@ def _recursive(graph: Mapping[str, list[str]]) -> set[str]:
     return result
 
 
-def bundle(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
-    """``schema`` with the definitions it reaches inlined or attached as ``$defs``."""
+@dataclass
+class DefinitionIndex:
+    """One direction's definitions with their references and sizes, computed once per document."""
+
+    defs: Mapping[str, JsonSchema]
+    _refs: dict[str, list[tuple[str, bool]]] = field(default_factory=dict)
+    _sizes: dict[str, int] = field(default_factory=dict)
+
+    def refs(self, name: str) -> list[tuple[str, bool]]:
+        """The references inside definition ``name`` (see :func:`referenced_names`)."""
+        found = self._refs.get(name)
+        if found is None:
+            found = self._refs[name] = referenced_names(self.defs[name], self.defs)
+        return found
+
+    def size(self, name: str) -> int:
+        """Bytes of definition ``name`` as compact JSON."""
+        size = self._sizes.get(name)
+        if size is None:
+            try:
+                size = len(orjson.dumps(self.defs[name]))
+            except TypeError:  # integers beyond 64 bits
+                size = len(json.dumps(self.defs[name]))
+            self._sizes[name] = size
+        return size
+
+
+@dataclass(frozen=True, slots=True)
+class Bundled:
+    """A bundled schema and the definitions left out to fit the size budget (deepest first)."""
+
+    schema: JsonSchema
+    omitted: tuple[str, ...] = ()
+
+
+def _placeholder(name: str, body: Any) -> dict[str, Any]:
+    stub: dict[str, Any] = {}
+    kind = body.get("type") if isinstance(body, Mapping) else None
+    if isinstance(kind, str | list):
+        stub["type"] = kind
+    elif isinstance(body, Mapping) and "properties" in body:
+        stub["type"] = "object"
+    label = name.rsplit(".", 1)[-1][:60]
+    stub["description"] = f"A {label} (nested fields not listed, to keep the schema small)."
+    return stub
+
+
+def bundle(
+    schema: JsonSchema,
+    defs: Mapping[str, JsonSchema] | DefinitionIndex,
+    *,
+    max_bytes: int | None = None,
+) -> Bundled:
+    """``schema`` with the definitions it reaches inlined or attached as ``$defs``.
+
+    ``defs`` may be a :class:`DefinitionIndex` (reused across the schemas of one document).
+    ``max_bytes`` bounds the total size of the definitions kept (see the module docstring).
+    """
+    index = defs if isinstance(defs, DefinitionIndex) else DefinitionIndex(defs)
+    table = index.defs
     counts: dict[str, int] = {}
     pinned: set[str] = set()
-    graph: dict[str, list[str]] = {}
+    depth: dict[str, int] = {}
     order: list[str] = []
-    pending = [schema]
-    while pending:
-        node = pending.pop(0)
-        for name, has_siblings in referenced_names(node, defs):
+    for name, has_siblings in referenced_names(schema, table):
+        counts[name] = counts.get(name, 0) + 1
+        if has_siblings:
+            pinned.add(name)
+        if name not in depth and name in table:
+            depth[name] = 1
+            order.append(name)
+    position = 0
+    while position < len(order):
+        parent = order[position]
+        position += 1
+        for name, has_siblings in index.refs(parent):
             counts[name] = counts.get(name, 0) + 1
             if has_siblings:
                 pinned.add(name)
-            if name not in graph and name in defs:
-                graph[name] = []
+            if name not in depth and name in table:
+                depth[name] = depth[parent] + 1
                 order.append(name)
-                pending.append(defs[name])
     if not order:
-        return schema
-    for name in order:
-        graph[name] = [n for n, _ in referenced_names(defs[name]) if n in defs]
+        return Bundled(schema)
+    omitted: list[str] = []
+    if max_bytes is not None and sum(index.size(n) for n in order) > max_bytes:
+        total, cut = 0, 0
+        for level in range(1, max(depth.values()) + 1):
+            total += sum(index.size(n) for n in order if depth[n] == level)
+            if total > max_bytes:
+                break
+            cut = level
+        cut = max(cut, 1)  # the body's own definition always stays
+        omitted = [n for n in order if depth[n] > cut]
+        order = [n for n in order if depth[n] <= cut]
+    stubs = {name: _placeholder(name, table[name]) for name in omitted}
+    graph = {name: [n for n, _ in index.refs(name) if n in depth and n not in stubs] for name in order}
     recursive = _recursive(graph)
     inline: set[str] = set()
     for name in order:
         if name in recursive or name in pinned:
             continue
-        if counts[name] == 1 or len(json.dumps(defs[name])) <= _SMALL:
+        if counts[name] == 1 or index.size(name) <= _SMALL:
             inline.add(name)
 
     memo: dict[int, Any] = {}
@@ -153,8 +238,11 @@ def bundle(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
     def expand(node: Any) -> Any:
         if isinstance(node, dict):
             name = _ref_name(node)
+            if name is not None and name in stubs:
+                siblings = {k: v for k, v in node.items() if k in ANNOTATIONS}
+                return {**stubs[name], **siblings}
             if name is not None and name in inline:
-                body = expand(defs[name])
+                body = expand(table[name])
                 if len(node) == 1:
                     return body
                 merged = _merge(body, {k: expand(v) for k, v in node.items() if k != "$ref"})
@@ -180,7 +268,7 @@ def bundle(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
     root: Any = expand(schema)
     kept = [name for name in order if name not in inline]
     if isinstance(root, dict) and _ref_name(root) in kept and len(root) == 1:
-        root = expand(defs[_ref_name(root) or ""])  # a recursive root: start from its body
+        root = expand(table[_ref_name(root) or ""])  # a recursive root: start from its body
     if not kept or not isinstance(root, dict):
-        return root  # type: ignore[no-any-return]
-    return {**root, "$defs": {name: expand(defs[name]) for name in kept}}
+        return Bundled(root, tuple(reversed(omitted)))
+    return Bundled({**root, "$defs": {name: expand(table[name]) for name in kept}}, tuple(reversed(omitted)))

@@ -94,18 +94,26 @@ def detect_format(data: Any) -> ManifestFormat:
 
 
 def _walk(node: Any, path: str) -> Iterator[tuple[dict[str, Any], str]]:
-    """Every subschema with its JSON path (maps of names are crossed, not treated as schemas)."""
-    if isinstance(node, dict):
-        yield node, path
-        for key, value in node.items():
+    """Every subschema with its JSON path (maps of names are crossed, not treated as schemas).
+
+    Iterative, in document order: nested ``yield from`` made this the slowest part of linting
+    Microsoft Graph's manifests.
+    """
+    stack: list[tuple[Any, str]] = [(node, path)]
+    while stack:
+        current, where = stack.pop()
+        if not isinstance(current, dict):
+            continue
+        yield current, where
+        children: list[tuple[Any, str]] = []
+        for key, value in current.items():
             if key in _SCHEMA_MAPS and isinstance(value, dict):
-                for name, sub in value.items():
-                    yield from _walk(sub, f"{path}.{key}.{name}")
+                children.extend((sub, f"{where}.{key}.{name}") for name, sub in value.items())
             elif isinstance(value, dict):
-                yield from _walk(value, f"{path}.{key}")
+                children.append((value, f"{where}.{key}"))
             elif isinstance(value, list) and key in ("anyOf", "oneOf", "allOf", "prefixItems"):
-                for i, sub in enumerate(value):
-                    yield from _walk(sub, f"{path}.{key}[{i}]")
+                children.extend((sub, f"{where}.{key}[{i}]") for i, sub in enumerate(value))
+        stack.extend(reversed(children))
 
 
 def _tools(data: Any, fmt: ManifestFormat) -> list[tuple[str | None, str, Any, bool, str]]:

@@ -19,6 +19,7 @@ __all__ = [
     "OPENAI_NAME",
     "chat_to_responses",
     "chat_tool",
+    "chat_tool_pair",
     "openai_parameters",
     "responses_tool",
 ]
@@ -28,41 +29,61 @@ MAX_TOOLS = 128
 
 
 def _scrub(node: Any) -> Any:
+    """``node`` without ``default``, ``$schema`` and lookaround patterns; unchanged parts are shared, not copied."""
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Any] = {}
+        changed = False
         for key, value in node.items():
-            if key in ("default", "$schema"):
-                continue
-            if key == "pattern" and isinstance(value, str) and has_lookaround(value):
+            if key in ("default", "$schema") or (key == "pattern" and isinstance(value, str) and has_lookaround(value)):
+                changed = True
                 continue
             # "properties" and "$defs" map names to schemas: a property may be *named* "default".
-            out[key] = (
-                {k: _scrub(v) for k, v in value.items()}
-                if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict)
-                else _scrub(value)
-            )
-        return out
+            if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+                new = {k: _scrub(v) for k, v in value.items()}
+                new_value: Any = value if all(new[k] is value[k] for k in value) else new
+            else:
+                new_value = _scrub(value)
+            changed = changed or new_value is not value
+            out[key] = new_value
+        return out if changed else node
     if isinstance(node, list):
-        return [_scrub(v) for v in node]
+        items = [_scrub(v) for v in node]
+        return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
     return node
 
 
 def openai_parameters(input_schema: Mapping[str, Any]) -> dict[str, Any]:
     """Non-strict parameters: ``default`` removed everywhere, ``properties`` on the root (input untouched)."""
-    params: dict[str, Any] = _scrub(fold_root(input_schema))  # _scrub builds new containers: no deep copy needed
+    params: dict[str, Any] = dict(_scrub(fold_root(input_schema)))  # shares unchanged subschemas: never mutate them
     params.setdefault("type", "object")
     params.setdefault("properties", {})
     return params
 
 
 def _parameters(tool: Mapping[str, Any], strict: bool) -> tuple[dict[str, Any], bool, str | None]:
-    schema = tool.get("inputSchema") or {"type": "object"}
+    params = openai_parameters(tool.get("inputSchema") or {"type": "object"})
     if strict:
         try:
-            return strict_schema(openai_parameters(schema) | {}), True, None
+            return strict_schema(params), True, None  # never mutates params
         except NotStrict as exc:
-            return openai_parameters(schema), False, str(exc)
-    return openai_parameters(schema), False, None
+            return params, False, str(exc)
+    return params, False, None
+
+
+def chat_tool_pair(tool: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+    """The plain and the strict Chat tool of one MCP tool, sharing one conversion; and why not strict."""
+    params = openai_parameters(tool.get("inputSchema") or {"type": "object"})
+    why: str | None = None
+    try:
+        strict_params, is_strict = strict_schema(params), True
+    except NotStrict as exc:
+        strict_params, is_strict, why = params, False, str(exc)
+
+    def make(parameters: dict[str, Any], strict: bool) -> dict[str, Any]:
+        function = {"name": tool["name"], "description": tool.get("description") or "", "parameters": parameters}
+        return {"type": "function", "function": function | {"strict": strict}}
+
+    return make(params, False), make(strict_params, is_strict), why
 
 
 def chat_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:

@@ -15,7 +15,7 @@ from typing import Any
 from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.naming import NameCandidate, argument_name, assign_tool_names, tool_name_base, unique_argument_name
 from mcpforge.options import BuildOptions
-from mcpforge.schema.bundle import REF_PREFIX, bundle
+from mcpforge.schema.bundle import REF_PREFIX, DefinitionIndex, bundle
 from mcpforge.schema.shape import shape
 from mcpforge.spec.model import ApiSpec, JsonSchema, MediaContent, Operation, Parameter, RequestBody
 from mcpforge.text import bounded, clean
@@ -91,6 +91,7 @@ class _Builder:
         self.api = api
         self.options = options
         self.diags = diags
+        self.request_defs = DefinitionIndex(api.defs.request)
 
     def choose_body(self, body: RequestBody) -> MediaContent:
         ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[body_kind(p[1].content_type)], p[0]))
@@ -189,7 +190,19 @@ class _Builder:
                 required.append("body")
         # Closed: the arguments are exactly the declared ones, so a misspelt argument is reported, not ignored.
         root = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-        return bundle(root, self.api.defs.request), tuple(bindings)
+        bundled = bundle(root, self.request_defs, max_bytes=self.options.max_schema_bytes or None)
+        if bundled.omitted:
+            shown = ", ".join(bundled.omitted[:3]) + (
+                f" and {len(bundled.omitted) - 3} more" if len(bundled.omitted) > 3 else ""
+            )
+            self.diags.info(
+                "schema-trimmed",
+                f"nested definitions beyond {self.options.max_schema_bytes:,} bytes are open objects: {shown}",
+                effect=Effect.DEGRADED,
+                operation=op.label,
+                pointer=op.pointer,
+            )
+        return bundled.schema, tuple(bindings)
 
     def output_schema(self, op: Operation) -> tuple[JsonSchema | None, bool]:
         if not self.options.output_schemas:
