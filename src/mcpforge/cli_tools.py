@@ -100,7 +100,7 @@ def tools(
 
     try:
         manifest, names, renamed = anyio.run(collect)
-    except Exception as exc:  # a server that cannot be reached or speaks no MCP: one clear line
+    except Exception as exc:  # noqa: BLE001 - an unreachable server, or one that speaks no MCP: one clear line
         click.echo(f"error: cannot list tools: {type(exc).__name__}: {_first_line(exc)}", err=True)
         sys.exit(1)
     _write(manifest, output)

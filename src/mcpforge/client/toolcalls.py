@@ -125,7 +125,7 @@ async def run_calls(
         async with limit:
             try:
                 return await execute(call.name, call.arguments)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - one failing call must not fail the batch
                 return _error(f"The call to {call.name} failed: {type(exc).__name__}: {exc}")
 
     return list(await asyncio.gather(*(one(call) for call in calls)))
