@@ -79,7 +79,7 @@ class Upstream:
 
 
 @contextlib.contextmanager
-def serve(app: Upstream) -> Iterator[str]:
+def serve(app: Any) -> Iterator[str]:
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
