@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import collections
 import importlib
-import multiprocessing
 import json
+import multiprocessing
 import os
 import shutil
 import signal
@@ -45,10 +45,24 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def _operations(root: Any) -> int:
+    """Operations under ``paths``, counted independently of mcpforge (local path-item ``$ref``s followed)."""
     paths = root.get("paths") if isinstance(root, dict) else None
     if not isinstance(paths, dict):
         return 0
-    return sum(1 for item in paths.values() if isinstance(item, dict) for m in item if m in METHODS)
+    count = 0
+    for value in paths.values():
+        item = value
+        for _ in range(8):
+            ref = item.get("$ref") if isinstance(item, dict) else None
+            if not (isinstance(ref, str) and ref.startswith("#/")):
+                break
+            node: Any = root
+            for token in ref[2:].split("/"):
+                node = node.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+            item = node
+        if isinstance(item, dict):
+            count += sum(1 for method in item if method in METHODS)
+    return count
 
 
 def _list_tools(src: Path, package: str) -> int:
@@ -163,7 +177,8 @@ def _summary(records: list[dict[str, Any]], elapsed: float) -> str:
         "|---|---|",
         *(f"| {name} | {count:,} |" for name, count in outcomes.most_common()),
         "",
-        f"Operations: {sum(r.get('operations', 0) for r in records):,}; tools: {sum(r.get('tools', 0) for r in records):,}; "
+        f"Operations: {sum(r.get('operations', 0) for r in records):,}; "
+        f"tools: {sum(r.get('tools', 0) for r in records):,}; "
         f"skipped (each with a diagnostic): {sum(r.get('skipped', 0) for r in records):,}; "
         f"excluded (deprecated): {sum(r.get('excluded', 0) for r in records):,}.",
         "",
@@ -194,7 +209,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N documents (sorted)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
-    base = args.dir or Path(subprocess.run(["bash", str(FETCH)], check=True, capture_output=True, text=True).stdout.strip())
+    base = args.dir or Path(
+        subprocess.run(["bash", str(FETCH)], check=True, capture_output=True, text=True).stdout.strip()
+    )
     documents = sorted(p for p in base.rglob("*") if p.suffix in (".json", ".yaml", ".yml") and p.is_file())
     if args.limit:
         documents = documents[: args.limit]

@@ -29,6 +29,7 @@ from mcpforge.tools.model import ToolSet
 
 __all__ = ["render_project", "server_data"]
 
+_DOCSTRING_VALUES = ("package_doc", "package", "api_title_comment")
 _PYTHON_TEMPLATES = (
     "__init__.py",
     "__main__.py",
@@ -254,9 +255,15 @@ def render_project(
     ]
     if providers is not None:
         rendered.append(RenderedFile(f"src/{names.package}/providers.json", _compact(providers)))
+    # Python templates use spec-derived values only inside docstrings: they are formatted with
+    # placeholders (so black's on-disk cache serves every API) and the values put in afterwards.
+    values = {key: str(context[key]) for key in _DOCSTRING_VALUES}
+    placeholders = {key: f"MCPFORGE_{key.upper()}_VALUE" for key in _DOCSTRING_VALUES}
     for name in _PYTHON_TEMPLATES:
-        source = env.get_template(f"package/{name}.jinja").render(context)
-        rendered.append(RenderedFile(f"src/{names.package}/{name}", format_python(source)))
+        source = format_python(env.get_template(f"package/{name}.jinja").render(context | placeholders))
+        for key, placeholder in placeholders.items():
+            source = source.replace(placeholder, values[key])
+        rendered.append(RenderedFile(f"src/{names.package}/{name}", source))
     # One implementation of provider tool-call execution: mcpforge's own client module, copied.
     shared = files("mcpforge.client").joinpath("toolcalls.py").read_text(encoding="utf-8")
     rendered.append(RenderedFile(f"src/{names.package}/toolcalls.py", shared))

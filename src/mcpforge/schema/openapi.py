@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Any
 
+from mcpforge.errors import RefError
 from mcpforge.naming import definition_name
 from mcpforge.spec.model import Dialect, JsonSchema, SchemaDefs
 from mcpforge.spec.refs import RefResolver, Resolved, join_pointer
@@ -389,7 +390,12 @@ class SchemaConverter:
             targets: dict[str, list[str]] = {}
             for value, target in mapping.items():
                 ref = target if "/" in str(target) or "#" in str(target) else f"#/components/schemas/{target}"
-                uri = self._resolver.resolve(ref, doc, where=join_pointer(pointer, "discriminator")).uri
+                where = join_pointer(pointer, "discriminator")
+                try:
+                    uri = self._resolver.resolve(ref, doc, where=where).uri
+                except RefError as exc:  # a mapping only names tag values: a broken entry loses that hint
+                    self.problems.append(SchemaProblem((where, f"discriminator mapping {value!r} ignored: {exc}")))
+                    continue
                 targets.setdefault(uri, []).append(str(value))
             tagged = []
             for raw, branch in zip(raw_branches, branches, strict=True):

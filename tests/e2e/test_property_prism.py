@@ -1,0 +1,78 @@
+"""Property-based round trip: random valid documents, every tool called with arguments built from
+its input schema, each request checked by Prism against the same document (a sample per run)."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import sys
+from typing import Any
+
+import anyio
+import httpx
+from hypothesis import HealthCheck, given, settings
+from mcp import types
+
+from e2e.argsynth import arguments
+from e2e.harness import prism
+from mcpforge.generate import GenerateOptions, generate
+from mcpforge.render.write import write_tree
+from strategies import documents
+
+_COUNTER = itertools.count()
+
+
+def text(result: types.CallToolResult) -> str:
+    return "".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+def prism_nullable_array_limitation(message: str, args: dict[str, Any]) -> bool:
+    """Prism 5.14.2 does not deserialise a one-item form-exploded query array whose schema is
+    nullable (type ``[array, null]``): ``?q=abc`` is then "not array". The request is right."""
+    if not message.startswith("HTTP 422"):
+        return False
+    violations = json.loads(message.split(": ", 1)[1]).get("validation", [])
+    return bool(violations) and all(
+        v["location"][0] == "query"
+        and v["message"].endswith("must be array,null")
+        and isinstance(args.get(v["location"][1]), list)
+        and len(args[v["location"][1]]) == 1
+        for v in violations
+    )
+
+
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(document=documents())
+def test_requests_built_from_random_documents_pass_prism(document: dict[str, Any], tmp_path_factory: Any) -> None:
+    work = tmp_path_factory.mktemp("prop")
+    spec = work / "openapi.json"
+    spec.write_text(json.dumps(document), encoding="utf-8")
+    package = f"prop{next(_COUNTER)}"
+    result = generate(GenerateOptions(spec=spec, project_name=package))
+    write_tree(result.files, work / "out")
+    sys.path.insert(0, str(work / "out" / "src"))
+    try:
+        server = importlib.import_module(f"{package}_mcp.server")
+        runtime = importlib.import_module(f"{package}_mcp.runtime")
+    finally:
+        sys.path.remove(str(work / "out" / "src"))
+    calls = [(e["tool"]["name"], arguments(e["tool"]["inputSchema"])[0]) for e in server.DATA["tools"]]
+
+    with prism(spec) as url:
+
+        async def run() -> list[tuple[str, types.CallToolResult]]:
+            async with httpx.AsyncClient(timeout=30) as client:
+                api = runtime.Api(server.DATA, runtime.Settings(base_url=url), client)
+                return [(name, await api.call(name, args)) for name, args in calls]
+
+        results = anyio.run(run)
+    for (name, args), (_, outcome) in zip(calls, results, strict=True):
+        message = text(outcome)
+        if prism_nullable_array_limitation(message, args):
+            continue
+        # Prism answers 422 (with the violations) to a request that does not conform to the document.
+        assert "HTTP 422" not in message and "HTTP 400" not in message, (name, args, message[:500])
+        assert not outcome.is_error or "does not match its documented schema" in message, (name, message[:300])
