@@ -24,6 +24,7 @@ import httpx
 from e2e.argsynth import arguments
 from e2e.harness import PrismServer
 from mcpforge.generate import GenerateOptions, generate
+from mcpforge.options import BuildOptions
 from mcpforge.render.write import write_tree
 from mcpforge.spec.load import parse_text
 
@@ -113,8 +114,13 @@ def _prune_unreferenced(raw: dict[str, Any]) -> None:
 
 
 def load_generated(spec: Path, workdir: Path) -> Any:
-    """Generate ``spec`` into ``workdir`` and import its server module."""
-    result = generate(GenerateOptions(spec=spec))
+    """Generate ``spec`` into ``workdir`` and import its server module.
+
+    Input schemas are generated whole (no size budget): this sweep checks that every argument a
+    schema allows is serialised as the document says, and a size-trimmed schema (an open object
+    in place of a deep definition) cannot promise that for the fields it no longer lists.
+    """
+    result = generate(GenerateOptions(spec=spec, build=BuildOptions(max_schema_bytes=0)))
     write_tree(result.files, workdir, force=True)
     package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/server.py"))
     sys.path.insert(0, str(workdir / "src"))

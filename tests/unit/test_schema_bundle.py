@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mcpforge.schema.bundle import bundle as bundled
@@ -77,3 +78,34 @@ def test_shape_is_bounded_and_arrays_do_not_use_depth() -> None:
     }
     # an array of itself still ends
     assert shape({"$ref": "#/$defs/Loop"}, {"Loop": {"type": "array", "items": {"$ref": "#/$defs/Loop"}}}, 3)
+
+
+def test_size_budget_cuts_deep_composite_definitions_and_keeps_leaves() -> None:
+    pad = "x" * 400
+    defs: dict[str, Any] = {
+        "A": {
+            "type": "object",
+            "description": pad,
+            "properties": {"b": {"$ref": "#/$defs/B"}, "t": {"$ref": "#/$defs/T"}},
+        },
+        "B": {
+            "type": "object",
+            "description": pad,
+            "properties": {"c": {"$ref": "#/$defs/C"}, "t": {"$ref": "#/$defs/T"}},
+        },
+        "C": {"type": "object", "description": pad, "properties": {"d": {"$ref": "#/$defs/D"}}},
+        "D": {"type": "object", "description": pad, "properties": {"n": {"type": "integer"}}},
+        "T": {"type": "string", "format": "date-time", "description": pad},
+    }
+    root = {"type": "object", "properties": {"body": {"$ref": "#/$defs/A"}}}
+    whole = bundled(root, defs)
+    assert whole.omitted == () and '"n": {"type": "integer"}' in json.dumps(whole.schema)
+    trimmed = bundled(root, defs, max_bytes=1700)  # A, B and T fit; C (and so D) do not
+    assert trimmed.omitted == ("C",)
+    text = json.dumps(trimmed.schema)
+    assert '"format": "date-time"' in text and "nested fields not listed" in text and '"d"' not in text
+    body = trimmed.schema["properties"]["body"]
+    assert body["properties"]["b"]["properties"]["c"] == {
+        "type": "object",
+        "description": "A C (nested fields not listed, to keep the schema small).",
+    }

@@ -155,6 +155,38 @@ class DefinitionIndex:
         return size
 
 
+def _closure(
+    schema: Any, index: DefinitionIndex, stop: frozenset[str]
+) -> tuple[list[str], dict[str, int], set[str], dict[str, int]]:
+    """Definitions reachable from ``schema`` without entering ``stop``, breadth first.
+
+    Returns them in order of discovery, how often each is referenced, those referenced with
+    siblings that cannot be merged, and each one's depth in ``$ref`` hops.
+    """
+    table = index.defs
+    counts: dict[str, int] = {}
+    pinned: set[str] = set()
+    depth: dict[str, int] = {}
+    order: list[str] = []
+
+    def visit(refs: list[tuple[str, bool]], level: int) -> None:
+        for name, has_siblings in refs:
+            counts[name] = counts.get(name, 0) + 1
+            if has_siblings:
+                pinned.add(name)
+            if name not in depth and name in table and name not in stop:
+                depth[name] = level
+                order.append(name)
+
+    visit(referenced_names(schema, table), 1)
+    position = 0
+    while position < len(order):
+        parent = order[position]
+        position += 1
+        visit(index.refs(parent), depth[parent] + 1)
+    return order, counts, pinned, depth
+
+
 @dataclass(frozen=True, slots=True)
 class Bundled:
     """A bundled schema and the definitions left out to fit the size budget (deepest first)."""
@@ -188,28 +220,7 @@ def bundle(
     """
     index = defs if isinstance(defs, DefinitionIndex) else DefinitionIndex(defs)
     table = index.defs
-    counts: dict[str, int] = {}
-    pinned: set[str] = set()
-    depth: dict[str, int] = {}
-    order: list[str] = []
-    for name, has_siblings in referenced_names(schema, table):
-        counts[name] = counts.get(name, 0) + 1
-        if has_siblings:
-            pinned.add(name)
-        if name not in depth and name in table:
-            depth[name] = 1
-            order.append(name)
-    position = 0
-    while position < len(order):
-        parent = order[position]
-        position += 1
-        for name, has_siblings in index.refs(parent):
-            counts[name] = counts.get(name, 0) + 1
-            if has_siblings:
-                pinned.add(name)
-            if name not in depth and name in table:
-                depth[name] = depth[parent] + 1
-                order.append(name)
+    order, counts, pinned, depth = _closure(schema, index, frozenset())
     if not order:
         return Bundled(schema)
     omitted: list[str] = []
@@ -221,8 +232,9 @@ def bundle(
                 break
             cut = level
         cut = max(cut, 1)  # the body's own definition always stays
-        omitted = [n for n in order if depth[n] > cut]
-        order = [n for n in order if depth[n] <= cut]
+        # Only definitions that lead further are cut; leaves (a date-time string...) cost little.
+        omitted = [n for n in order if depth[n] > cut and any(r in table for r, _ in index.refs(n))]
+        order, counts, pinned, depth = _closure(schema, index, frozenset(omitted))
     stubs = {name: _placeholder(name, table[name]) for name in omitted}
     graph = {name: [n for n, _ in index.refs(name) if n in depth and n not in stubs] for name in order}
     recursive = _recursive(graph)
