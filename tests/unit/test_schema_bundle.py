@@ -104,7 +104,8 @@ def test_size_budget_cuts_deep_composite_definitions_and_keeps_leaves() -> None:
     assert trimmed.omitted == ("C",)
     text = json.dumps(trimmed.schema)
     assert '"format": "date-time"' in text and "nested fields not listed" in text and '"d"' not in text
-    body = trimmed.schema["properties"]["body"]
+    schema: Any = trimmed.schema
+    body = schema["properties"]["body"]
     assert body["properties"]["b"]["properties"]["c"] == {
         "type": "object",
         "description": "A C (nested fields not listed, to keep the schema small).",
