@@ -38,7 +38,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="options passed to generate after --")
     args = parser.parse_args()
-    print("| document | operations | median wall (s) | min (s) | peak RSS (MB) |")
+    print("| document | tools | median wall (s) | min (s) | peak RSS (MB) |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for spec in args.specs:
