@@ -15,7 +15,7 @@ from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
 from mcpforge.naming import UNTAGGED_TOOLSET, toolset_name
 from mcpforge.options import BuildOptions, ValidationLevel
-from mcpforge.render.files import RenderedFile, json_file
+from mcpforge.render.files import RenderedFile, json_file, manifest_file
 from mcpforge.render.project import render_project
 from mcpforge.render.write import LOCK_FILE
 from mcpforge.spec.load import SpecDocument, load_document
@@ -166,8 +166,8 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
             providers=providers,
             budget=budget,
         ),
-        json_file("manifests/mcp-tools.json", tools),
-        *(json_file(f"manifests/{name}.json", data) for name, data in manifests.items()),
+        manifest_file("manifests/mcp-tools.json", tools),
+        *(manifest_file(f"manifests/{name}.json", data) for name, data in manifests.items()),
     ]
     lock = {
         "generator": "mcpforge",
