@@ -101,3 +101,33 @@ def test_python_dash_m_entry_point(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_convert_a_saved_tool_list(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0
+    listed = json.loads((out / "manifests" / "mcp-tools.json").read_text())
+    saved = tmp_path / "tools-list.json"
+    saved.write_text(json.dumps({"tools": listed, "nextCursor": None}))  # a tools/list result as saved
+    for fmt in ("openai-chat", "anthropic", "gemini"):
+        code, converted, _ = run("convert", str(saved), "--to", fmt)
+        assert code == 0 and json.loads(converted) == json.loads((out / "manifests" / f"{fmt}.json").read_text())
+    code, converted, _ = run(
+        "convert", str(saved), "--to", "openai-responses", "--strict", "-o", str(tmp_path / "r.json")
+    )
+    assert code == 0 and converted == ""
+    strict = json.loads((tmp_path / "r.json").read_text())
+    assert strict == json.loads((out / "manifests" / "openai-responses-strict.json").read_text())
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"name": "x"}]')
+    code, _, err = run("convert", str(bad), "--to", "gemini")
+    assert code == 1 and "is not an MCP tool list" in err and "Traceback" not in err
+
+
+def test_tools_command_usage_errors() -> None:
+    code, _, err = run("tools", "--format", "gemini")
+    assert code == 2 and "give at least one --stdio COMMAND or --http URL" in err
+    code, _, err = run("tools", "--http", "ftp://example.com/mcp")
+    assert code == 2 and "not an http(s) URL" in err
+    code, _, err = run("tools", "--http", "a=http://127.0.0.1:1/mcp", "-H", "b=X-Key: 1")
+    assert code == 2 and "unknown server(s): b" in err

@@ -7,35 +7,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from mcpforge import __version__
+from mcpforge.cli_errors import fatal_errors
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Severity
-from mcpforge.errors import MCPForgeError
 from mcpforge.options import ValidationLevel
 
 __all__ = ["main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SHOWN = 20
-
-
-def _fatal_errors(func: F) -> F:
-    """Turn fatal errors into one message and exit code 1 (never a traceback)."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except MCPForgeError as exc:
-            click.echo(exc.render(), err=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], *, verbose: bool) -> None:
@@ -151,7 +136,7 @@ def _register() -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when OUTPUT is not what this run would write.")
 @click.option("--force", is_flag=True, help="Replace the output directory even if it holds other files.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every diagnostic, including notes, and progress.")
-@_fatal_errors
+@fatal_errors
 def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, **cli: Any) -> None:
     """Generate the MCP server and provider manifests from SPEC into OUTPUT.
 
@@ -208,7 +193,7 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
 @click.argument("spec", type=click.Path(path_type=Path, dir_okay=False))
 @_spec_options
 @click.option("-v", "--verbose", is_flag=True, help="Show every diagnostic, including notes.")
-@_fatal_errors
+@fatal_errors
 def validate(spec: Path, validation: str, strict: bool, allow_remote_refs: bool, verbose: bool) -> None:
     """Check SPEC and report every problem, without writing anything."""
     from mcpforge.generate import GenerateOptions, load_and_build  # noqa: PLC0415
@@ -238,7 +223,7 @@ def validate(spec: Path, validation: str, strict: bool, allow_remote_refs: bool,
 )
 @click.option("--client-prefix", default="", help="Prefix a client adds to tool names, e.g. 'mcp__myserver__'.")
 @click.option("--max-name-length", type=click.IntRange(1, 256), default=64, show_default=True)
-@_fatal_errors
+@fatal_errors
 def lint(target: Path, fmt: str, client_prefix: str, max_name_length: int) -> None:
     """Check a spec's tools, or a saved manifest, against every provider's rules.
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from mcpforge.cli_errors import fatal_errors
 from mcpforge.convert import FORMATS
 from mcpforge.errors import ConfigError, MCPForgeError
 
@@ -52,6 +53,7 @@ def _headers(values: tuple[str, ...]) -> tuple[dict[str, str], dict[str, dict[st
 @click.option("--max-name-length", type=click.IntRange(8, 128), default=64, show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
 @click.option("--mapping", type=click.Path(path_type=Path, dir_okay=False), help="Write exposed name -> server, tool.")
+@fatal_errors
 def tools(
     stdio: tuple[str, ...],
     http: tuple[str, ...],
@@ -120,6 +122,7 @@ def _first_line(exc: BaseException) -> str:
 @click.option("--to", "fmt", type=click.Choice(FORMATS), required=True)
 @click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
+@fatal_errors
 def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
     """Convert a saved MCP tool list (a list of tools, or a tools/list result) to another format."""
     from mcpforge.convert import convert_tools  # noqa: PLC0415
@@ -147,6 +150,7 @@ def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
 @click.argument("target", type=click.Path(path_type=Path, exists=True))
 @click.option("--top", type=click.IntRange(0), default=15, show_default=True, help="Largest tools to show.")
 @click.option("--json", "as_json", is_flag=True, help="Every tool's bytes and tokens as JSON.")
+@fatal_errors
 def budget(target: Path, top: int, as_json: bool) -> None:
     """Context budget of a spec's tools, or of a generated output directory: per tool, per toolset, total."""
     from mcpforge.budget import measure  # noqa: PLC0415
