@@ -36,6 +36,7 @@ _PYTHON_TEMPLATES = (
     "server.py",
     "runtime.py",
     "http.py",
+    "redact.py",
     "dynamic.py",
     "agents.py",
     "bridge.py",
