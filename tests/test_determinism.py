@@ -37,3 +37,21 @@ def test_output_is_identical_across_hash_seeds(tmp_path: Path) -> None:
             )
             digests.add(_digest(out))
         assert len(digests) == 1, spec.name
+
+
+def test_output_does_not_depend_on_where_the_spec_or_output_live(tmp_path: Path) -> None:
+    """Another machine has other absolute paths and another working directory."""
+    source = (FIXTURES / "golden" / "petstore_30" / "openapi.yaml").read_bytes()
+    digests = set()
+    for place in ("a", "b/c/d"):
+        folder = tmp_path / place
+        folder.mkdir(parents=True)
+        (folder / "openapi.yaml").write_bytes(source)
+        subprocess.run(
+            [sys.executable, "-m", "mcpforge", "generate", "openapi.yaml", "-o", str(folder / "deep" / "out")],
+            cwd=folder,
+            check=True,
+            capture_output=True,
+        )
+        digests.add(_digest(folder / "deep" / "out"))
+    assert len(digests) == 1
