@@ -130,3 +130,10 @@ def test_budget_thresholds_warn(tmp_path: Path) -> None:
     assert "3 tools exceed 2" in text and "over the budget of 10 tokens" in text
     code, text = invoke(tmp_path, "budget", "o")
     assert code == 0 and text.startswith("3 tools; tools/list ") and "animals" in text
+
+
+def test_excluding_every_operation_is_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "zoo.yaml").write_text(SPEC)
+    code, text = invoke(tmp_path, "generate", "zoo.yaml", "-o", "o", "--methods", "head")
+    assert code == 0 and "warning[no-tools]" in text and "all 5 operations were excluded" in text
+    assert tool_names(tmp_path / "o") == []

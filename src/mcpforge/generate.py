@@ -148,6 +148,13 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
         if errors:
             raise SpecValidationError(errors[0].render(), hint="drop --strict to generate with warnings")
     spec_hash = hashlib.sha256(document.raw_bytes).hexdigest()
+    if not toolset.tools and toolset.excluded:
+        diags.warn(
+            "no-tools",
+            f"all {len(toolset.excluded)} operations were excluded (deprecated, filtered or x-mcp): "
+            "the server has no tools; see include-deprecated and the selection options",
+            pointer="/paths",
+        )
     tools = mcp_tools(toolset)
     budget = measure(tools, tool_toolsets(toolset))
     for code, message in budget_problems(budget, options.budget):
