@@ -178,3 +178,31 @@ def run_inspector(args: list[str], env: Mapping[str, str]) -> Any:
     if result.returncode != 0:
         raise AssertionError(f"inspector failed ({result.returncode}): {result.stdout[-2000:]} {result.stderr[-2000:]}")
     return json.loads(result.stdout)
+
+
+@contextlib.contextmanager
+def http_server(project: Project, env: dict[str, str], *flags: str) -> Iterator[str]:
+    """The generated server of ``project`` in HTTP mode; yields its base URL (MCP is at ``/mcp``)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(project.command), "--transport", "http", "--port", str(port), *flags],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, proc)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+async def read_body(receive: Any) -> bytes:
+    """The whole request body of an ASGI request."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        body.extend(message.get("body", b""))
+        if not message.get("more_body"):
+            return bytes(body)

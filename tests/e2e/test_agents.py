@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,7 +21,7 @@ from openai.types.responses import ResponseFunctionToolCall
 from openai.types.responses.response_input_param import FunctionCallOutput
 
 from conftest import ROOT
-from e2e.harness import Project, free_port, pip, server_env, wait_for_port
+from e2e.harness import Project, free_port, http_server, pip, server_env
 from mcpforge.client.hub import ServerSpec, ToolHub
 
 TOKEN = "agents-e2e-upstream-token"
@@ -121,23 +119,6 @@ def test_provider_tool_lists_match_the_manifests(agents: ModuleType, petstore: P
     assert [t["name"] for t in agents.anthropic_tools(toolsets=["pets"])] == [t["name"] for t in petstore.tools]
     with pytest.raises(ValueError, match="unknown toolset"):
         agents.openai_tools(toolsets=["nope"])
-
-
-@contextlib.contextmanager
-def http_server(project: Project, env: dict[str, str]) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(project.command), "--transport", "http", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_bridge_requires_the_token_and_executes_tool_calls(petstore: Project, petstore_prism: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import ROOT
-from e2e.harness import Project
+from e2e.harness import Project, read_body
 from e2e.test_runtime import serve
 
 TOKEN = "readme-loop-token"
@@ -33,12 +33,7 @@ class ModelStandIn:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        body = await read_body(receive)
         request = json.loads(body)
         self.requests.append(request)
         answer = self.openai(request) if scope["path"].endswith("/chat/completions") else self.anthropic(request)

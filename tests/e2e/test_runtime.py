@@ -18,7 +18,7 @@ import uvicorn
 from mcp import types
 
 from conftest import FIXTURES
-from e2e.harness import free_port
+from e2e.harness import free_port, read_body
 from mcpforge.generate import GenerateOptions, generate
 from mcpforge.render.write import write_tree
 
@@ -38,12 +38,7 @@ class Upstream:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        body = await read_body(receive)
         headers = {k.decode(): v.decode() for k, v in scope["headers"]}
         self.seen.append({"path": scope["path"], "query": scope["query_string"].decode(), "headers": headers})
         status, media, payload = self.route(scope["path"], headers, scope["query_string"].decode(), body)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -13,7 +13,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp import types as mcp_types
 from mcp.client.streamable_http import streamable_http_client
 
-from e2e.harness import Project, free_port, run_inspector, server_env, wait_for_port
+from e2e.harness import Project, http_server, run_inspector, server_env
 
 TOKEN = "e2e-secret-token-value"
 
@@ -82,29 +82,13 @@ def test_auth_is_required_by_the_upstream(petstore: Project, petstore_prism: str
     anyio.run(scenario)
 
 
-@contextlib.contextmanager
-def http_server(project: Project, env: dict[str, str], *flags: str) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(project.command), "--transport", "http", "--port", str(port), *flags],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 @pytest.mark.parametrize("flags", [("--stateless", "--json-response"), ()], ids=["stateless-json", "stateful-sse"])
 def test_streamable_http(petstore: Project, petstore_prism: str, flags: tuple[str, ...]) -> None:
     env = server_env(
         petstore, petstore_prism, {f"{petstore.prefix}_PAGE_SIZE": "2", f"{petstore.prefix}_BEARERAUTH_TOKEN": TOKEN}
     )
-    with http_server(petstore, env, *flags) as url:
+    with http_server(petstore, env, *flags) as base:
+        url = base + "/mcp"
 
         async def scenario() -> None:
             async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
