@@ -87,13 +87,21 @@ class HubTool:
 class ToolHub:
     """Sessions with several MCP servers and their tools under one namespace (``async with``)."""
 
-    def __init__(self, servers: Sequence[ServerSpec], *, max_name_length: int = 64, concurrency: int = 8) -> None:
+    def __init__(
+        self,
+        servers: Sequence[ServerSpec],
+        *,
+        max_name_length: int = 64,
+        concurrency: int = 8,
+        call_timeout: float | None = 300.0,
+    ) -> None:
         names = [s.name for s in servers]
         if len(set(names)) != len(names):
             raise ValueError(f"server names must be unique: {', '.join(names)}")
         self._servers = list(servers)
         self._max = max_name_length
         self._concurrency = concurrency
+        self._call_timeout = call_timeout  # seconds one tool call may take; a timeout is an error result
         self._stack = AsyncExitStack()
         self._sessions: dict[str, ClientSession] = {}
         self.tools: list[HubTool] = []
@@ -152,7 +160,9 @@ class ToolHub:
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=f"Unknown tool: {name!r}")], is_error=True
             )
-        return await self._sessions[tool.server].call_tool(tool.original, dict(arguments or {}))
+        return await self._sessions[tool.server].call_tool(
+            tool.original, dict(arguments or {}), read_timeout_seconds=self._call_timeout
+        )
 
     async def openai_chat(self, tool_calls: Any) -> list[dict[str, Any]]:
         """Chat ``tool_calls`` (or the assistant message) -> ``role: tool`` messages, in order."""
