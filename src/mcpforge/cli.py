@@ -162,11 +162,13 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     output: Path = values["output"]
     options = generate_options(values, locked_names(output))
     started = time.perf_counter()
-    show_progress = verbose or sys.stderr.isatty()
+    interactive = verbose or sys.stderr.isatty()
 
     def progress(stage: str) -> None:
-        if show_progress:
-            click.echo(f"[{time.perf_counter() - started:6.2f}s] {stage}...", err=True)
+        # Every stage on a terminal; in CI logs only once a run has taken a second (a large API).
+        elapsed = time.perf_counter() - started
+        if interactive or elapsed >= 1.0:
+            click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
     result = _with_fewer_gc_pauses(lambda: run(options, progress))
     _print_diagnostics(result.diagnostics, verbose=verbose)
