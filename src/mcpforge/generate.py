@@ -163,14 +163,12 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
     manifests, strict_capable = _provider_manifests(tools, diags)
     frozen = diags.freeze()
     progress("rendering")
-    providers = {key: manifests[key] for key in ("openai-chat", "openai-chat-strict", "anthropic")}
     files = [
         *render_project(
             toolset,
             frozen,
             project_name=options.project_name,
             dynamic=options.dynamic,
-            providers=providers,
             budget=budget,
         ),
         manifest_file("manifests/mcp-tools.json", tools),

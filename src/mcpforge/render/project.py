@@ -199,13 +199,12 @@ def render_project(
     *,
     project_name: str | None = None,
     dynamic: bool = False,
-    providers: Mapping[str, Any] | None = None,
     budget: Budget | None = None,
 ) -> list[RenderedFile]:
     """Every file of the generated project except the manifests and the lock file.
 
-    ``providers`` (OpenAI Chat, strict and Anthropic tool lists) become the package data the
-    agent helpers and the OpenAI bridge serve.
+    The manifests are package data too (``pyproject.toml`` maps ``manifests/`` into the wheel):
+    the agent helpers and the OpenAI bridge serve them.
     """
     names = project_names(toolset.api.title, project_name)
     data = server_data(toolset, names)
@@ -252,10 +251,8 @@ def render_project(
         RenderedFile("README.md", env.get_template("README.md.jinja").render(context)),
         RenderedFile(".env.example", env.get_template("env.example.jinja").render(context)),
         # Package data, read at every start: compact (the manifests are the human-readable copies).
-        RenderedFile(f"src/{names.package}/tools.json", _compact(data)),
+        RenderedFile(f"src/{names.package}/tools.json", dump_compact(data)),
     ]
-    if providers is not None:
-        rendered.append(RenderedFile(f"src/{names.package}/providers.json", _compact(providers)))
     # Python templates use spec-derived values only inside docstrings: they are formatted with
     # placeholders (so black's on-disk cache serves every API) and the values put in afterwards.
     values = {key: str(context[key]) for key in _DOCSTRING_VALUES}
@@ -269,7 +266,3 @@ def render_project(
     shared = files("mcpforge.client").joinpath("toolcalls.py").read_text(encoding="utf-8")
     rendered.append(RenderedFile(f"src/{names.package}/toolcalls.py", shared))
     return rendered
-
-
-def _compact(data: Any) -> bytes:
-    return dump_compact(data)
