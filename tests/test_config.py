@@ -137,3 +137,10 @@ def test_excluding_every_operation_is_a_warning(tmp_path: Path) -> None:
     code, text = invoke(tmp_path, "generate", "zoo.yaml", "-o", "o", "--methods", "head")
     assert code == 0 and "warning[no-tools]" in text and "all 5 operations were excluded" in text
     assert tool_names(tmp_path / "o") == []
+
+
+def test_budget_of_a_spec_uses_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "zoo.yaml").write_text(SPEC)
+    (tmp_path / "mcpforge.toml").write_text('methods = ["get"]\n')
+    code, text = invoke(tmp_path, "budget", "zoo.yaml")
+    assert code == 0 and text.startswith("2 tools; tools/list ")

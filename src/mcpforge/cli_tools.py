@@ -150,9 +150,18 @@ def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
 @click.argument("target", type=click.Path(path_type=Path, exists=True))
 @click.option("--top", type=click.IntRange(0), default=15, show_default=True, help="Largest tools to show.")
 @click.option("--json", "as_json", is_flag=True, help="Every tool's bytes and tokens as JSON.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Options for a spec TARGET (default: ./mcpforge.toml or [tool.mcpforge], as for generate).",
+)
 @fatal_errors
-def budget(target: Path, top: int, as_json: bool) -> None:
-    """Context budget of a spec's tools, or of a generated output directory: per tool, per toolset, total."""
+def budget(target: Path, top: int, as_json: bool, config_path: Path | None) -> None:
+    """Context budget of a spec's tools, or of a generated output directory: per tool, per toolset, total.
+
+    For a spec, the selection and schema options come from the configuration file, as for generate.
+    """
     from mcpforge.budget import measure  # noqa: PLC0415
 
     manifest = target / "manifests" / "mcp-tools.json"
@@ -163,9 +172,12 @@ def budget(target: Path, top: int, as_json: bool) -> None:
             raise ConfigError(f"{target} is not an mcpforge output directory (no {manifest})") from None
         result = measure(tools_, _toolsets_from_output(target, tools_))
     else:
-        from mcpforge.generate import GenerateOptions, generate  # noqa: PLC0415
+        from mcpforge.config import find_config, generate_options, load_config, resolve  # noqa: PLC0415
+        from mcpforge.generate import generate  # noqa: PLC0415
 
-        result = generate(GenerateOptions(spec=target)).budget
+        path = config_path or find_config(Path.cwd())
+        values = resolve({"spec": target}, load_config(path) if path else {})
+        result = generate(generate_options(values)).budget
     if as_json:
         _write(
             {
