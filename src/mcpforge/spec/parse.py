@@ -15,32 +15,25 @@ from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.errors import NoOperationsError
 from mcpforge.schema.openapi import Direction, SchemaConverter
 from mcpforge.spec import swagger2
+from mcpforge.spec.bodies import BodyParser
+from mcpforge.spec.common import Skip, obj, text
 from mcpforge.spec.load import SpecDocument
 from mcpforge.spec.model import (
     HTTP_METHODS,
     ApiSpec,
     Dialect,
-    FieldEncoding,
     HttpMethod,
     JsonSchema,
-    MediaContent,
     OAuthFlow,
     Operation,
     Parameter,
     RequestBody,
-    Response,
     SecurityRequirement,
     SecurityScheme,
     Server,
     ServerVariable,
 )
 from mcpforge.spec.refs import join_pointer
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """``value`` if it is a mapping, else an empty one (documents are untrusted)."""
-    return value if isinstance(value, dict) else {}
-
 
 __all__ = ["parse_spec"]
 
@@ -49,24 +42,7 @@ _TEMPLATE_VAR = re.compile(r"{([^{}/]+)}")
 _DEFAULT_STYLE = {"path": "simple", "header": "simple", "query": "form", "cookie": "form"}
 
 
-class _Skip(Exception):
-    """An operation cannot become a tool (private to this module)."""
-
-    def __init__(self, code: str, message: str, pointer: str) -> None:
-        super().__init__(message)
-        self.code, self.message, self.pointer = code, message, pointer
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
-
-
-def _is_json(media_type: str) -> bool:
-    base = media_type.split(";", maxsplit=1)[0].strip().lower()
-    return base == "application/json" or base.endswith("+json") or base == "*/*"
-
-
-class _Parser:
+class _Parser(BodyParser):
     def __init__(self, document: SpecDocument, diags: Diagnostics) -> None:
         self.doc = document
         self.root = document.root
@@ -87,7 +63,7 @@ class _Parser:
     # -- document level -----------------------------------------------------------------------
 
     def parse(self) -> ApiSpec:
-        info = _obj(self.root.get("info"))
+        info = obj(self.root.get("info"))
         servers = swagger2.servers(self.root) if self.swagger else self.servers(self.root.get("servers"), "/servers")
         schemes = swagger2.security_schemes(self.root) if self.swagger else self.security_schemes()
         global_security = self.security(self.root.get("security"), "/security", schemes) or ()
@@ -102,9 +78,9 @@ class _Parser:
         for pointer, message in self.schemas.problems:
             self.diags.warn("schema-loosened", message, effect=Effect.DEGRADED, pointer=pointer)
         return ApiSpec(
-            title=_text(info.get("title")) or "API",
+            title=text(info.get("title")) or "API",
             version=str(info.get("version", "")),
-            description=_text(info.get("description")),
+            description=text(info.get("description")),
             dialect=self.dialect,
             spec_version=self.doc.spec_version,
             servers=servers,
@@ -125,24 +101,24 @@ class _Parser:
                 )
                 continue
             variables = []
-            raw_vars = _obj(node.get("variables"))
+            raw_vars = obj(node.get("variables"))
             for name, var in raw_vars.items():
                 if isinstance(var, dict):
                     enum = tuple(str(v) for v in var.get("enum") or [] if v is not None)
                     default = var.get("default", enum[0] if enum else "")
                     variables.append(
                         ServerVariable(
-                            name=str(name), default=str(default), enum=enum, description=_text(var.get("description"))
+                            name=str(name), default=str(default), enum=enum, description=text(var.get("description"))
                         )
                     )
             result.append(
-                Server(url=node["url"], description=_text(node.get("description")), variables=tuple(variables))
+                Server(url=node["url"], description=text(node.get("description")), variables=tuple(variables))
             )
         return tuple(result)
 
     def security_schemes(self) -> dict[str, SecurityScheme]:
-        components = _obj(self.root.get("components"))
-        raw = _obj(components.get("securitySchemes"))
+        components = obj(self.root.get("components"))
+        raw = obj(components.get("securitySchemes"))
         result: dict[str, SecurityScheme] = {}
         for key, raw_node in raw.items():
             pointer = join_pointer("/components/securitySchemes", key)
@@ -153,16 +129,16 @@ class _Parser:
                 )
                 continue
             flows = []
-            raw_flows = _obj(node.get("flows"))
+            raw_flows = obj(node.get("flows"))
             for kind, flow in raw_flows.items():
                 if isinstance(flow, dict):
-                    scopes = _obj(flow.get("scopes"))
+                    scopes = obj(flow.get("scopes"))
                     flows.append(
                         OAuthFlow(
                             kind=str(kind),
-                            token_url=_text(flow.get("tokenUrl")),
-                            authorization_url=_text(flow.get("authorizationUrl")),
-                            refresh_url=_text(flow.get("refreshUrl")),
+                            token_url=text(flow.get("tokenUrl")),
+                            authorization_url=text(flow.get("authorizationUrl")),
+                            refresh_url=text(flow.get("refreshUrl")),
                             scopes=tuple(str(s) for s in scopes),
                         )
                     )
@@ -171,12 +147,12 @@ class _Parser:
                 key=key,
                 type=node["type"],
                 scheme=scheme.lower() if isinstance(scheme, str) else None,
-                location=_text(node.get("in")),
-                param_name=_text(node.get("name")),
-                bearer_format=_text(node.get("bearerFormat")),
+                location=text(node.get("in")),
+                param_name=text(node.get("name")),
+                bearer_format=text(node.get("bearerFormat")),
                 flows=tuple(flows),
-                open_id_connect_url=_text(node.get("openIdConnectUrl")),
-                description=_text(node.get("description")),
+                open_id_connect_url=text(node.get("openIdConnectUrl")),
+                description=text(node.get("description")),
             )
         return result
 
@@ -231,7 +207,7 @@ class _Parser:
                     result.append(
                         self.operation(str(path), method, item, pointer, path_servers, global_security, schemes)
                     )
-                except _Skip as skip:
+                except Skip as skip:
                     self.diags.warn(
                         skip.code, skip.message, effect=Effect.SKIPPED, operation=label, pointer=skip.pointer
                     )
@@ -249,7 +225,7 @@ class _Parser:
     ) -> Operation:
         node = item[method]
         if not isinstance(node, dict):
-            raise _Skip("invalid-operation", "operation is not an object", pointer)
+            raise Skip("invalid-operation", "operation is not an object", pointer)
         op_id = node.get("operationId")
         label = f"{method.upper()} {path}" + (f" ({op_id})" if isinstance(op_id, str) and op_id else "")
         if op_id is not None and not (isinstance(op_id, str) and op_id.strip()):
@@ -274,8 +250,8 @@ class _Parser:
             method=method,
             path=path,
             operation_id=op_id,
-            summary=_text(node.get("summary")),
-            description=_text(node.get("description")),
+            summary=text(node.get("summary")),
+            description=text(node.get("description")),
             tags=tags,
             deprecated=node.get("deprecated") is True,
             parameters=parameters,
@@ -370,7 +346,7 @@ class _Parser:
                 pointer=at,
             )
             schema = {"type": "string"}
-        description = _text(param.get("description"))
+        description = text(param.get("description"))
         return Parameter(
             name=param["name"],
             location=location,
@@ -384,165 +360,6 @@ class _Parser:
             content_type=content_type,
             pointer=at,
         )
-
-    def _swagger_body(
-        self,
-        body_params: list[tuple[Mapping[str, Any], str, str]],
-        form_params: list[tuple[Mapping[str, Any], str, str]],
-        consumes: list[str],
-        label: str,
-        pointer: str,
-    ) -> RequestBody | None:
-        if body_params:
-            param, doc, at = body_params[0]
-            schema = self.schema(param.get("schema", {}), doc, join_pointer(at, "schema"), Direction.REQUEST)
-            contents = tuple(MediaContent(content_type=m, schema=schema) for m in swagger2.body_media_types(consumes))
-            if form_params:
-                self.diags.warn(
-                    "body-and-form",
-                    "operation has both 'body' and 'formData' parameters; the form " "fields are ignored",
-                    effect=Effect.DEGRADED,
-                    operation=label,
-                    pointer=pointer,
-                )
-            return RequestBody(
-                required=param.get("required") is True,
-                contents=contents,
-                description=_text(param.get("description")),
-                pointer=at,
-            )
-        if not form_params:
-            return None
-        properties: dict[str, Any] = {}
-        required: list[str] = []
-        encoding: dict[str, FieldEncoding] = {}
-        has_file = False
-        for param, _, _ in form_params:
-            name = param["name"]
-            field = swagger2.inline_schema(param)
-            is_file = param.get("type") == "file"
-            has_file = has_file or is_file
-            properties[name] = field
-            if param.get("required") is True:
-                required.append(name)
-            style, explode = swagger2.COLLECTION_FORMATS.get(str(param.get("collectionFormat", "csv")), ("form", False))
-            encoding[name] = FieldEncoding(style=style, explode=explode, is_file=is_file)
-        raw = {"type": "object", "properties": properties, **({"required": required} if required else {})}
-        doc, at = form_params[0][1], pointer
-        schema = self.schema(raw, doc, join_pointer(at, "parameters"), Direction.REQUEST)
-        media = swagger2.form_media_type(consumes, has_file=has_file)
-        return RequestBody(
-            required=bool(required),
-            contents=(MediaContent(content_type=media, schema=schema, encoding=encoding),),
-            pointer=pointer,
-        )
-
-    def request_body(self, raw: Any, pointer: str, label: str) -> RequestBody | None:
-        if raw is None:
-            return None
-        node, doc, at = self.follow(raw, pointer)
-        if not isinstance(node, dict) or not isinstance(node.get("content"), Mapping):
-            self.diags.warn(
-                "invalid-request-body",
-                "requestBody has no 'content'; ignored",
-                effect=Effect.DEGRADED,
-                operation=label,
-                pointer=pointer,
-            )
-            return None
-        contents = []
-        for media_type, media in node["content"].items():
-            media_at = join_pointer(at, "content", media_type)
-            if not isinstance(media, dict):
-                continue
-            raw_schema = media.get("schema", {})
-            schema = self.schema(raw_schema, doc, join_pointer(media_at, "schema"), Direction.REQUEST)
-            contents.append(
-                MediaContent(
-                    content_type=str(media_type),
-                    schema=schema,
-                    encoding=self._encoding(media, raw_schema, doc, media_at),
-                )
-            )
-        if not contents:
-            return None
-        return RequestBody(
-            required=node.get("required") is True,
-            contents=tuple(contents),
-            description=_text(node.get("description")),
-            pointer=at,
-        )
-
-    def _encoding(self, media: Mapping[str, Any], raw_schema: Any, doc: str, at: str) -> dict[str, FieldEncoding]:
-        """Per-field encoding of form and multipart bodies; detects binary (file) fields."""
-        target, tdoc, tat = self.resolver.follow(raw_schema, doc, where=join_pointer(at, "schema"))
-        props = target.get("properties") if isinstance(target, dict) else None
-        explicit = _obj(media.get("encoding"))
-        result: dict[str, FieldEncoding] = {}
-        if not isinstance(props, dict):
-            return result
-        for name, prop in props.items():
-            enc = _obj(explicit.get(name))
-            style = str(enc["style"]) if isinstance(enc.get("style"), str) else "form"
-            explode = enc["explode"] if isinstance(enc.get("explode"), bool) else style == "form"
-            result[str(name)] = FieldEncoding(
-                content_type=_text(enc.get("contentType")),
-                style=style,
-                explode=explode,
-                is_file=self._is_binary(prop, tdoc, tat),
-                styled="style" in enc or "explode" in enc,
-            )
-        return result
-
-    def _is_binary(self, node: Any, doc: str, at: str) -> bool:
-        target, tdoc, tat = self.resolver.follow(node, doc, where=at)
-        if not isinstance(target, dict):
-            return False
-        if target.get("type") == "array":
-            return self._is_binary(target.get("items"), tdoc, tat)
-        return (
-            target.get("format") == "binary"
-            or target.get("type") == "file"
-            or ("contentMediaType" in target and "contentEncoding" not in target)
-        )
-
-    def responses(self, raw: Any, pointer: str, produces: list[str]) -> tuple[Response, ...]:
-        if not isinstance(raw, dict):
-            return ()
-        result = []
-        for status, node in raw.items():
-            at = join_pointer(pointer, status)
-            resolved, doc, target = self.follow(node, at)
-            if not isinstance(resolved, dict):
-                continue
-            status_text = str(status)
-            success = status_text.startswith("2")
-            contents: list[MediaContent] = []
-            if self.swagger and "schema" in resolved:
-                schema = (
-                    self.schema(resolved["schema"], doc, join_pointer(target, "schema"), Direction.RESPONSE)
-                    if success
-                    else None
-                )
-                contents = [MediaContent(content_type=m, schema=schema) for m in produces or ["application/json"]]
-            elif isinstance(resolved.get("content"), Mapping):
-                for media_type, media in resolved["content"].items():
-                    wanted = success and isinstance(media, dict) and "schema" in media and _is_json(str(media_type))
-                    schema = (
-                        self.schema(
-                            media["schema"],
-                            doc,
-                            join_pointer(target, "content", media_type, "schema"),
-                            Direction.RESPONSE,
-                        )
-                        if wanted
-                        else None
-                    )
-                    contents.append(MediaContent(content_type=str(media_type), schema=schema))
-            result.append(
-                Response(status=status_text, description=_text(resolved.get("description")), contents=tuple(contents))
-            )
-        return tuple(result)
 
 
 def parse_spec(document: SpecDocument, diags: Diagnostics) -> ApiSpec:
