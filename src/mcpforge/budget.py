@@ -76,11 +76,19 @@ class Budget:
         return result
 
 
-def measure(tools: Sequence[Mapping[str, Any]], toolsets: Sequence[Sequence[str]] | None = None) -> Budget:
-    """The budget of MCP tool dicts; ``toolsets[i]`` are the toolsets of ``tools[i]``."""
+def measure(
+    tools: Sequence[Mapping[str, Any]],
+    toolsets: Sequence[Sequence[str]] | None = None,
+    sizes: Sequence[int] | None = None,
+) -> Budget:
+    """The budget of MCP tool dicts; ``toolsets[i]`` are the toolsets of ``tools[i]``.
+
+    ``sizes`` are the tools' encoded sizes when the caller has already encoded them.
+    """
     groups = toolsets or [() for _ in tools]
+    lengths = sizes if sizes is not None else [payload_bytes(t) for t in tools]
     return Budget(
-        tuple(ToolCost(str(t["name"]), tuple(g), payload_bytes(t)) for t, g in zip(tools, groups, strict=True))
+        tuple(ToolCost(str(t["name"]), tuple(g), size) for t, g, size in zip(tools, groups, lengths, strict=True))
     )
 
 

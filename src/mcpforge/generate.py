@@ -13,9 +13,9 @@ from mcpforge.budget import Budget, BudgetLimits, budget_problems, measure
 from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
-from mcpforge.naming import UNTAGGED_TOOLSET, toolset_name
+from mcpforge.naming import toolsets_of
 from mcpforge.options import BuildOptions, ValidationLevel
-from mcpforge.render.files import RenderedFile, json_file, manifest_file
+from mcpforge.render.files import RenderedFile, encode_each, json_file, manifest_file
 from mcpforge.render.project import render_project
 from mcpforge.render.write import LOCK_FILE
 from mcpforge.spec.load import SpecDocument, load_document
@@ -131,14 +131,6 @@ def load_and_build(
     return document, build_tools(api, options.build, diags, reserved=options.reserved_names)
 
 
-def tool_toolsets(toolset: ToolSet) -> list[list[str]]:
-    """Each tool's toolsets (one per tag), in tool order."""
-    return [
-        list(dict.fromkeys(toolset_name(t) for t in tool.operation.tags)) or [UNTAGGED_TOOLSET]
-        for tool in toolset.tools
-    ]
-
-
 def generate(options: GenerateOptions, progress: Progress = _quiet) -> GenerationResult:
     """Run the whole pipeline in memory and return the files to write."""
     diags = Diagnostics()
@@ -156,7 +148,8 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
             pointer="/paths",
         )
     tools = mcp_tools(toolset)
-    budget = measure(tools, tool_toolsets(toolset))
+    encoded_tools = encode_each(tools)  # once: the budget's sizes and the MCP manifest's lines
+    budget = measure(tools, [toolsets_of(t.operation.tags) for t in toolset.tools], [len(e) for e in encoded_tools])
     for code, message in budget_problems(budget, options.budget):
         diags.warn(code, message)
     progress("provider manifests")
@@ -171,8 +164,8 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
             dynamic=options.dynamic,
             budget=budget,
         ),
-        manifest_file("manifests/mcp-tools.json", tools),
-        *(manifest_file(f"manifests/{name}.json", data) for name, data in manifests.items()),
+        manifest_file("manifests/mcp-tools.json", encoded_tools),
+        *(manifest_file(f"manifests/{name}.json", encode_each(data)) for name, data in manifests.items()),
     ]
     lock = {
         "generator": "mcpforge",

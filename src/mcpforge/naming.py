@@ -26,6 +26,7 @@ __all__ = [
     "shorten",
     "tool_name_base",
     "toolset_name",
+    "toolsets_of",
 ]
 
 DEFAULT_MAX_TOOL_NAME = 64
@@ -293,6 +294,11 @@ def toolset_name(tag: str | None) -> str:
     """The toolset of a tag: lower snake case ASCII (``Pull Requests`` -> ``pull_requests``)."""
     words = [w.lower() for w in _words(tag or "")]
     return "_".join(words)[:64] or UNTAGGED_TOOLSET
+
+
+def toolsets_of(tags: Sequence[str]) -> list[str]:
+    """The toolsets of an operation with ``tags`` (``untagged`` when it has none), without repeats."""
+    return list(dict.fromkeys(toolset_name(tag) for tag in tags)) or [UNTAGGED_TOOLSET]
 
 
 def credential_env_names(prefix: str, scheme_key: str, kinds: Sequence[str]) -> dict[str, str]:

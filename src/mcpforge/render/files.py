@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-__all__ = ["RenderedFile", "dump_compact", "dump_json", "json_file", "manifest_file"]
+__all__ = ["RenderedFile", "dump_compact", "dump_json", "encode_each", "json_file", "manifest_file"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,21 +60,23 @@ def dump_compact(data: Any) -> bytes:
         return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def manifest_file(path: str, tools: list[Any]) -> RenderedFile:
-    """A tool manifest: a JSON array with one tool per line.
+def encode_each(items: Sequence[Any]) -> list[bytes]:
+    """Each item as compact UTF-8 JSON (no newline)."""
+    encoded = []
+    for item in items:
+        try:
+            encoded.append(orjson.dumps(item))
+        except (orjson.JSONEncodeError, TypeError):
+            encoded.append(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    return encoded
+
+
+def manifest_file(path: str, encoded: Sequence[bytes]) -> RenderedFile:
+    """A tool manifest from its encoded tools (:func:`encode_each`): a JSON array, one tool per line.
 
     Diffs show which tools changed, and the file is half the size of an indented one (Microsoft
-    Graph's seven manifests: 190 MB instead of 385 MB, a second less to write). The pieces are
-    joined once: Graph's manifests are too large for repeated copies.
+    Graph's seven manifests: 190 MB instead of 385 MB, a second less to write).
     """
-    if not tools:
+    if not encoded:
         return RenderedFile(path, b"[]\n")
-    parts: list[bytes] = [b"[\n"]
-    for tool in tools:
-        try:
-            parts.append(orjson.dumps(tool))
-        except (orjson.JSONEncodeError, TypeError):
-            parts.append(json.dumps(tool, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-        parts.append(b",\n")
-    parts[-1] = b"\n]\n"
-    return RenderedFile(path, b"".join(parts))
+    return RenderedFile(path, b"[\n" + b",\n".join(encoded) + b"\n]\n")

@@ -19,7 +19,7 @@ import jinja2
 
 from mcpforge.budget import Budget, estimate_tokens
 from mcpforge.diagnostics import Diagnostic, Effect
-from mcpforge.naming import UNTAGGED_TOOLSET, ProjectNames, credential_env_names, project_names, toolset_name
+from mcpforge.naming import ProjectNames, credential_env_names, project_names, toolsets_of
 from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.render.python import format_python
 from mcpforge.spec.model import SecurityScheme
@@ -153,7 +153,7 @@ def server_data(toolset: ToolSet, names: ProjectNames) -> dict[str, Any]:
                 "method": op.method.upper(),
                 "path": op.path,
                 "tags": list(op.tags),
-                "toolsets": list(dict.fromkeys(toolset_name(tag) for tag in op.tags)) or [UNTAGGED_TOOLSET],
+                "toolsets": toolsets_of(op.tags),
                 "bindings": [b.to_dict() for b in tool.bindings],
                 "security": [[[key, list(scopes)] for key, scopes in r.schemes if key in schemes] for r in op.security],
                 "outputWrapped": tool.output_wrapped,

@@ -70,44 +70,30 @@ def _parameters(tool: Mapping[str, Any], strict: bool) -> tuple[dict[str, Any], 
     return params, False, None
 
 
+def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict[str, Any]:
+    function = {"name": tool["name"], "description": tool.get("description") or "", "parameters": params}
+    return {"type": "function", "function": function | {"strict": strict}}
+
+
 def chat_tool_pair(tool: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any], str | None]:
     """The plain and the strict Chat tool of one MCP tool, sharing one conversion; and why not strict."""
-    params = openai_parameters(tool.get("inputSchema") or {"type": "object"})
-    why: str | None = None
+    params, _, _ = _parameters(tool, False)
     try:
-        strict_params, is_strict = strict_schema(params), True
+        return _chat(tool, params, False), _chat(tool, strict_schema(params), True), None
     except NotStrict as exc:
-        strict_params, is_strict, why = params, False, str(exc)
-
-    def make(parameters: dict[str, Any], strict: bool) -> dict[str, Any]:
-        function = {"name": tool["name"], "description": tool.get("description") or "", "parameters": parameters}
-        return {"type": "function", "function": function | {"strict": strict}}
-
-    return make(params, False), make(strict_params, is_strict), why
+        return _chat(tool, params, False), _chat(tool, params, False), str(exc)
 
 
 def chat_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
     """One MCP tool as a Chat Completions tool; the second value says why strict was not possible."""
     params, is_strict, why = _parameters(tool, strict)
-    function = {
-        "name": tool["name"],
-        "description": tool.get("description") or "",
-        "parameters": params,
-        "strict": is_strict,
-    }
-    return {"type": "function", "function": function}, why
+    return _chat(tool, params, is_strict), why
 
 
 def responses_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
     """One MCP tool as a Responses API tool (flat; ``strict`` always explicit)."""
     params, is_strict, why = _parameters(tool, strict)
-    return {
-        "type": "function",
-        "name": tool["name"],
-        "description": tool.get("description") or "",
-        "parameters": params,
-        "strict": is_strict,
-    }, why
+    return {"type": "function", **_chat(tool, params, is_strict)["function"]}, why
 
 
 def chat_to_responses(tools: Sequence[Any]) -> tuple[list[dict[str, Any]], list[str]]:
