@@ -43,6 +43,7 @@ class Option:
     help: str
     choices: tuple[str, ...] = ()
     multiple: bool = False  # a list in TOML; a repeatable or comma-separated flag on the CLI
+    shown: str = ""  # the default as the options table reads, when ``default`` does not say it
 
 
 _B = BuildOptions()
@@ -50,9 +51,11 @@ _S = Selection()
 _L = BudgetLimits()
 
 OPTIONS: tuple[Option, ...] = (
-    Option("spec", Path, None, "OpenAPI document (JSON or YAML; Swagger 2.0, OpenAPI 3.0 or 3.1)."),
-    Option("output", Path, None, "Output directory (must be empty or hold an earlier mcpforge output)."),
-    Option("name", str, None, "Project name: package `<name>_mcp`, command `<name>-mcp` (default: the API title)."),
+    Option("spec", Path, None, "OpenAPI document (JSON or YAML; Swagger 2.0, OpenAPI 3.0 or 3.1).", shown="required"),
+    Option(
+        "output", Path, None, "Output directory (must be empty or hold an earlier mcpforge output).", shown="required"
+    ),
+    Option("name", str, None, "Project name: package `<name>_mcp`, command `<name>-mcp`.", shown="from title"),
     Option(
         "validate",
         str,
@@ -62,10 +65,15 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("strict", bool, False, "Treat validation problems and warnings as fatal errors."),
     Option("allow-remote-refs", bool, False, "Fetch http(s) `$ref`s (refused by default)."),
-    Option("include-tags", str, (), "Only operations with one of these tags.", multiple=True),
-    Option("exclude-tags", str, (), "Leave out operations with one of these tags.", multiple=True),
+    Option("include-tags", str, (), "Only operations with one of these tags.", multiple=True, shown="all"),
+    Option("exclude-tags", str, (), "Leave out operations with one of these tags.", multiple=True, shown="none"),
     Option(
-        "include-operations", str, (), "Only operations whose operationId matches one of these globs.", multiple=True
+        "include-operations",
+        str,
+        (),
+        "Only operations whose operationId matches one of these globs.",
+        multiple=True,
+        shown="all",
     ),
     Option(
         "exclude-operations",
@@ -73,12 +81,32 @@ OPTIONS: tuple[Option, ...] = (
         (),
         "Leave out operations whose operationId matches one of these globs.",
         multiple=True,
+        shown="none",
     ),
     Option(
-        "include-paths", str, (), "Only operations whose path matches one of these globs (`/repos/*`).", multiple=True
+        "include-paths",
+        str,
+        (),
+        "Only operations whose path matches one of these globs (`/repos/*`).",
+        multiple=True,
+        shown="all",
     ),
-    Option("exclude-paths", str, (), "Leave out operations whose path matches one of these globs.", multiple=True),
-    Option("methods", str, (), "Only these HTTP methods (for example `get` for a read-only server).", multiple=True),
+    Option(
+        "exclude-paths",
+        str,
+        (),
+        "Leave out operations whose path matches one of these globs.",
+        multiple=True,
+        shown="none",
+    ),
+    Option(
+        "methods",
+        str,
+        (),
+        "Only these HTTP methods (for example `get` for a read-only server).",
+        multiple=True,
+        shown="all",
+    ),
     Option("include-deprecated", bool, _S.include_deprecated, "Also generate deprecated operations."),
     Option("dynamic", bool, False, "Serve search/describe/call meta-tools by default (the server's --dynamic)."),
     Option(
@@ -253,15 +281,7 @@ def options_table() -> str:
     """The Markdown table of every option (the README embeds it)."""
     lines = ["| option (`mcpforge.toml` key, CLI `--<key>`) | default | meaning |", "|---|---|---|"]
     for option in OPTIONS:
-        default = option.default
-        if option.multiple:
-            shown = "all" if option.key.startswith("include") or option.key == "methods" else "none"
-        elif isinstance(default, bool):
-            shown = str(default).lower()
-        else:
-            shown = "required" if default is None and option.key in ("spec", "output") else str(default)
-        if default is None and option.key == "name":
-            shown = "from title"
+        shown = option.shown or (str(option.default).lower() if option.kind is bool else str(option.default))
         lines.append(f"| `{option.key}` | {shown} | {option.help} |")
     lines.append(
         '| `[overrides."<operationId or METHOD /path>"]` | none | `name`, `description`, `exclude` for one '
