@@ -15,6 +15,7 @@ from typing import Any
 
 from mcpforge.render.files import RenderedFile
 from mcpforge.render.write import LOCK_FILE
+from mcpforge.schema.bundle import deref
 
 __all__ = ["CheckReport", "check_output", "locked_names", "schema_breaks"]
 
@@ -68,17 +69,9 @@ def locked_names(out_dir: Path) -> dict[str, str]:
     return {k: v for k, v in tools.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def _deref(schema: Any, defs: Mapping[str, Any]) -> Any:
-    for _ in range(32):
-        if not (isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str)):
-            break
-        schema = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
-    return schema
-
-
 def _types(schema: Any, defs: Mapping[str, Any]) -> frozenset[str]:
     """The JSON types a schema allows (empty: any)."""
-    schema = _deref(schema, defs)
+    schema = deref(schema, defs)
     if not isinstance(schema, Mapping):
         return frozenset()
     kind = schema.get("type")
@@ -110,7 +103,7 @@ def schema_breaks(old: Any, new: Any, *, prefix: str = "") -> list[str]:
 def _breaks(
     old: Any, old_defs: Mapping[str, Any], new: Any, new_defs: Mapping[str, Any], prefix: str, depth: int
 ) -> list[str]:
-    old, new = _deref(old, old_defs), _deref(new, new_defs)
+    old, new = deref(old, old_defs), deref(new, new_defs)
     if depth > _MAX_DEPTH or not isinstance(old, Mapping) or not isinstance(new, Mapping):
         return []
     old_props, new_props = old.get("properties") or {}, new.get("properties") or {}

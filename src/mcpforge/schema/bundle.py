@@ -22,12 +22,27 @@ import orjson
 
 from mcpforge.spec.model import JsonSchema
 
-__all__ = ["REF_PREFIX", "Bundled", "DefinitionIndex", "bundle", "referenced_names"]
+__all__ = ["REF_PREFIX", "Bundled", "DefinitionIndex", "bundle", "deref", "referenced_names"]
 
 REF_PREFIX = "#/$defs/"
 # Siblings of a $ref that only annotate: a reference carrying only these can still be inlined.
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated"})
 _SMALL = 48  # a definition this short (as JSON) costs less inline than as a reference
+
+
+_MAX_REF_HOPS = 32
+
+
+def deref(node: Any, defs: Mapping[str, Any]) -> Any:
+    """``node`` with ``#/$defs/`` references followed; ``{}`` (anything) for other or cyclic ones."""
+    for _ in range(_MAX_REF_HOPS):
+        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+            return node
+        ref = node["$ref"]
+        if not ref.startswith(REF_PREFIX):
+            return {}
+        node = defs.get(ref[len(REF_PREFIX) :], {})
+    return {}
 
 
 def _ref_name(node: Mapping[str, Any]) -> str | None:

@@ -12,23 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.schema.bundle import REF_PREFIX
+from mcpforge.schema.bundle import deref
 from mcpforge.spec.model import JsonSchema
 
 __all__ = ["shape"]
-
-_MAX_REF_HOPS = 32
-
-
-def _deref(node: Any, defs: Mapping[str, JsonSchema]) -> Any:
-    for _ in range(_MAX_REF_HOPS):
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-            return node
-        ref = node["$ref"]
-        if not ref.startswith(REF_PREFIX):
-            return {}
-        node = defs.get(ref[len(REF_PREFIX) :], {})
-    return {}
 
 
 def shape(schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int, *, _hops: int = 12) -> JsonSchema:
@@ -37,7 +24,7 @@ def shape(schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int, *, _ho
     Arrays and combinators do not use up depth (a list of objects shows its items' fields);
     ``_hops`` bounds the walk through them, so an array of arrays of itself still ends.
     """
-    node = _deref(schema, defs)
+    node = deref(schema, defs)
     if not isinstance(node, dict):
         return node if isinstance(node, bool) else {}
     out: dict[str, Any] = {}

@@ -15,7 +15,7 @@ from typing import Any
 from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.naming import NameCandidate, argument_name, assign_tool_names, tool_name_base, unique_argument_name
 from mcpforge.options import BuildOptions
-from mcpforge.schema.bundle import REF_PREFIX, DefinitionIndex, bundle
+from mcpforge.schema.bundle import DefinitionIndex, bundle, deref
 from mcpforge.schema.shape import shape
 from mcpforge.spec.model import ApiSpec, JsonSchema, MediaContent, Operation, Parameter, RequestBody
 from mcpforge.text import bounded, clean
@@ -49,19 +49,6 @@ def body_kind(content_type: str) -> BodyKind:
     if base.startswith("text/") or base.endswith("+xml") or base in _TEXT_TYPES:
         return "text"
     return "binary"
-
-
-def _deref(schema: Any, defs: Mapping[str, JsonSchema]) -> Any:
-    seen: set[str] = set()
-    while (
-        isinstance(schema, Mapping)
-        and isinstance(schema.get("$ref"), str)
-        and schema["$ref"].startswith(REF_PREFIX)
-        and schema["$ref"] not in seen
-    ):
-        seen.add(schema["$ref"])
-        schema = defs.get(schema["$ref"][len(REF_PREFIX) :], {})
-    return schema
 
 
 def _with_description(schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
@@ -103,11 +90,11 @@ class _Builder:
         schema: JsonSchema = media.schema if media.schema is not None else {}
         description = body.description
         if kind in ("form", "multipart"):
-            target = _deref(schema, self.api.defs.request)
+            target = deref(schema, self.api.defs.request)
             files = {name for name, enc in media.encoding.items() if enc.is_file}
             if isinstance(target, Mapping) and isinstance(target.get("properties"), Mapping) and files:
                 props = {
-                    name: (_file_schema(_deref(sub, self.api.defs.request)) if name in files else sub)
+                    name: (_file_schema(deref(sub, self.api.defs.request)) if name in files else sub)
                     for name, sub in target["properties"].items()
                 }
                 schema = {**target, "properties": props}
