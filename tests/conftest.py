@@ -9,7 +9,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def _find_corpus() -> Path:
+    """The shared corpus of real documents: ``$MCPFORGE_CORPUS``, else the nearest ``shared/corpus``
+    beside the checkout or in a folder above it (a clone may sit anywhere below the workspace)."""
+    given = os.environ.get("MCPFORGE_CORPUS")
+    if given:
+        return Path(given)
+    for parent in ROOT.parents:
+        candidate = parent / "shared" / "corpus"
+        if candidate.is_dir():
+            return candidate
+    return ROOT.parent / "shared" / "corpus"
+
+
+CORPUS = _find_corpus()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

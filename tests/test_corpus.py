@@ -78,7 +78,7 @@ def assert_provider_oracles(files: Any) -> None:
 
 
 def test_corpus_is_present() -> None:
-    assert len(DOCS) >= 26
+    assert len(DOCS) >= 26, f"no corpus at {CORPUS}: put ../shared/corpus beside the checkout or set MCPFORGE_CORPUS"
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name[:60])
