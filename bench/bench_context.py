@@ -50,11 +50,15 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def _listing(module: Any, dynamic: bool) -> list[dict[str, Any]]:
+def _listing(package: str, dynamic: bool) -> list[dict[str, Any]]:
+    server = importlib.import_module(f"{package}.server")
+    data = importlib.import_module(f"{package}.contract").load_package_contract(package)
+    settings = importlib.import_module(f"{package}.settings").Settings(base_url="http://127.0.0.1:9")
+
     async def run() -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []
         cursor = None
-        async with Client(module.build_server(dynamic=dynamic)) as client:
+        async with Client(server.build_server(data, settings, dynamic=dynamic)) as client:
             while True:
                 page = await client.list_tools(cursor=cursor)
                 tools += [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
@@ -108,8 +112,7 @@ def main() -> None:
         )
         package = next(p.name for p in (out / "src").iterdir() if p.is_dir())
         sys.path.insert(0, str(out / "src"))
-        module = importlib.import_module(f"{package}.server")
-        full, dynamic = _listing(module, False), _listing(module, True)
+        full, dynamic = _listing(package, False), _listing(package, True)
         data = json.loads((out / "src" / package / "tools.json").read_text())
     spec = json.loads(args.spec.read_text())
     lost = _lost_arguments(spec, data)

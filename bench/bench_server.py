@@ -1,8 +1,10 @@
 """Benchmark a generated server (default: GitHub's 1,223 tools) over stdio with raw JSON-RPC.
 
-Measures: process start until ``initialize`` is answered; ``tools/list`` over all pages; the
+Measures: process start until ``initialize`` is answered, beside a fresh process that only imports
+the MCP SDK (``import mcp.server.lowlevel``), alternated and each the median of ``--starts`` runs
+(their difference is the server's own share of start-up); ``tools/list`` over all pages; the
 median time a ``tools/call`` adds over calling the same local upstream directly with httpx; and
-the server's peak RSS. Usage: python bench/bench_server.py [SPEC] [--calls N]
+the server's peak RSS. Usage: python bench/bench_server.py [SPEC] [--calls N] [--starts N]
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ async def app(scope, receive, send):
     await send({"type": "http.response.body", "body": b'{"ok": true}'})
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="error")
 """
+
+
+SDK_IMPORT = "import sys, mcp.server.lowlevel; sys.stdout.write('imported\\n'); sys.stdout.flush(); sys.stdin.read()"
 
 
 class Rpc:
@@ -87,9 +92,16 @@ def main() -> None:
         prefix = json.loads((out / "src" / package / "tools.json").read_text())["server"]["envPrefix"]
         env = {**os.environ, "PYTHONPATH": str(out / "src"), f"{prefix}_BASE_URL": f"http://127.0.0.1:{port}"}
         try:
-            startups = []
+            startups, sdk_imports = [], []
             proc: subprocess.Popen[bytes] | None = None
-            for _ in range(5):  # start -> initialize, median of 5 fresh processes
+            for _ in range(args.starts):  # alternated, so both see the same machine load
+                # Timed until the import is done (not the interpreter's teardown), like the server's start.
+                began = time.perf_counter()
+                probe = subprocess.Popen([sys.executable, "-c", SDK_IMPORT], stdout=subprocess.PIPE, env=env)
+                assert probe.stdout is not None and probe.stdout.readline() == b"imported\n"
+                sdk_imports.append(time.perf_counter() - began)
+                probe.kill()
+                probe.wait()
                 if proc is not None:
                     proc.kill()
                     proc.wait()
@@ -107,7 +119,7 @@ def main() -> None:
                     },
                 )
                 startups.append(time.perf_counter() - start)
-            startup = statistics.median(startups)
+            startup, sdk_import = statistics.median(startups), statistics.median(sdk_imports)
             rpc.notify("notifications/initialized")
             list_times, tools = [], 0
             for _ in range(3):
@@ -148,6 +160,8 @@ def main() -> None:
         "server",
         "tools",
         "start → initialize (s)",
+        "SDK import alone (s)",
+        "our share (s)",
         "tools/list, all pages (s)",
         "call median (ms)",
         "direct httpx median (ms)",
@@ -160,6 +174,8 @@ def main() -> None:
         args.spec.name,
         f"{tools:,}",
         f"{startup:.2f}",
+        f"{sdk_import:.2f}",
+        f"{startup - sdk_import:.2f}",
         f"{statistics.median(list_times):.3f}",
         f"{call:.2f}",
         f"{plain:.2f}",

@@ -73,10 +73,12 @@ def _list_tools(src: Path, package: str) -> int:
     sys.path.insert(0, str(src))
     try:
         module = importlib.import_module(f"{package}.server")
+        data = importlib.import_module(f"{package}.contract").load_package_contract(package)
+        settings = importlib.import_module(f"{package}.settings").Settings(base_url="http://127.0.0.1:9")
 
         async def listing() -> int:
             count, cursor = 0, None
-            async with Client(module.build_server()) as client:
+            async with Client(module.build_server(data, settings)) as client:
                 while True:
                     page = await client.list_tools(cursor=cursor)
                     count += len(page.tools)

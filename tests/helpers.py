@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import socket
 import textwrap
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import uvicorn
+
 from mcpforge.config import generate_options, load_config, resolve
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.generate import GenerateOptions
+from mcpforge.generate import GenerateOptions, generate
 from mcpforge.options import BuildOptions, Selection
+from mcpforge.render.write import write_tree
 from mcpforge.spec.load import load_document
 from mcpforge.spec.model import ApiSpec
 from mcpforge.spec.parse import parse_spec
@@ -37,6 +46,53 @@ def build(path: Path, options: BuildOptions | None = None) -> tuple[ToolSet, Dia
 
 def tool(toolset: ToolSet, name: str) -> Any:
     return next(t for t in toolset.tools if t.name == name)
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """An ASGI app served by uvicorn on loopback in a thread; yields its base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def contract_of(spec: Path) -> Any:
+    """The ``tools.json`` contract mcpforge generates for ``spec`` (the fixture's options)."""
+    result = generate(case_options(spec))
+    return json.loads(next(f.data for f in result.files if f.path.endswith("/tools.json")))
+
+
+async def read_body(receive: Any) -> bytes:
+    """The whole request body of an ASGI request."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        body.extend(message.get("body", b""))
+        if not message.get("more_body"):
+            return bytes(body)
+
+
+def write_project(spec: Path, out: Path) -> str:
+    """Generate the whole project of ``spec`` (the fixture's options) into ``out``; returns its package."""
+    result = generate(case_options(spec))
+    write_tree(result.files, out, force=True)
+    return next(f.path.split("/")[1] for f in result.files if f.path.endswith("/tools.json"))
 
 
 def case_options(spec: Path) -> GenerateOptions:

@@ -131,3 +131,21 @@ def test_tools_command_usage_errors() -> None:
     assert code == 2 and "not an http(s) URL" in err
     code, _, err = run("tools", "--http", "a=http://127.0.0.1:1/mcp", "-H", "b=X-Key: 1")
     assert code == 2 and "unknown server(s): b" in err
+
+
+def test_generate_writes_nothing_outside_the_output_directory(tmp_path: Path) -> None:
+    home, cache, out = tmp_path / "home", tmp_path / "cache", tmp_path / "out"
+    home.mkdir()
+    cache.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_CACHE_HOME": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mcpforge", "generate", str(PETSTORE), "-o", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert not any(home.iterdir()) and not any(cache.iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "home", "out"]

@@ -9,18 +9,21 @@ import sys
 from pathlib import Path
 
 from conftest import FIXTURES
+from helpers import write_project
 
 CASE = FIXTURES / "golden" / "hostile"
-SRC = CASE / "expected" / "src"
-PACKAGE = next(SRC.iterdir()).name
 
-PROBE = f"""
-import anyio, json, sys
+PROBE = """
+import anyio, json, os, sys
 from mcp import Client
-from {PACKAGE}.server import build_server
+from {package}.contract import load_package_contract
+from {package}.server import build_server
+from {package}.settings import read_settings
 
 async def main():
-    async with Client(build_server()) as client:
+    data = load_package_contract("{package}")
+    settings = read_settings(data["server"], os.environ)
+    async with Client(build_server(data, settings)) as client:
         tools = (await client.list_tools()).tools
         print(json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]))
 
@@ -29,12 +32,17 @@ anyio.run(main)
 
 
 def test_importing_and_listing_runs_no_spec_text(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"}
+    package = write_project(CASE / "openapi.json", tmp_path / "out")
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "out" / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    env["EVIL_API_TITLE_IMPORT_OS_OS_BASE_URL"] = "https://evil.example"
+    probe = PROBE.format(package=package)
     result = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, check=False, timeout=60
+        [sys.executable, "-c", probe], cwd=work, env=env, capture_output=True, text=True, check=False, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert not any(tmp_path.iterdir()), "generated code created files"
+    assert not any(work.iterdir()), "generated code created files"
     listed = json.loads(result.stdout)
     expected = json.loads((CASE / "expected" / "manifests" / "mcp-tools.json").read_text())
     assert listed == expected

@@ -12,6 +12,7 @@ from mcpforge.cli import main
 V1 = """
 openapi: 3.0.3
 info: {title: Shop, version: "1"}
+servers: [{url: "https://shop.example/v1"}]
 paths:
   /a:
     get:
@@ -35,6 +36,7 @@ paths:
 V2 = """
 openapi: 3.0.3
 info: {title: Shop, version: "1"}
+servers: [{url: "https://shop.example/v1"}]
 paths:
   /z:
     get:

@@ -7,13 +7,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from mcpforge import __version__
 from mcpforge.budget import Budget, BudgetLimits, budget_problems, measure
 from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
-from mcpforge.naming import toolsets_of
+from mcpforge.naming import project_names, toolsets_of
 from mcpforge.options import BuildOptions, ValidationLevel
 from mcpforge.render.files import RenderedFile, encode_each, json_file, manifest_file
 from mcpforge.render.project import render_project
@@ -147,6 +148,7 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
             "the server has no tools; see include-deprecated and the selection options",
             pointer="/paths",
         )
+    _check_servers(toolset, options, diags)
     tools = mcp_tools(toolset)
     encoded_tools = encode_each(tools)  # once: the budget's sizes and the MCP manifest's lines
     budget = measure(tools, [toolsets_of(t.operation.tags) for t in toolset.tools], [len(e) for e in encoded_tools])
@@ -184,6 +186,22 @@ def generate(options: GenerateOptions, progress: Progress = _quiet) -> Generatio
         spec_sha256=spec_hash,
         strict_capable=strict_capable,
         budget=budget,
+    )
+
+
+def _check_servers(toolset: ToolSet, options: GenerateOptions, diags: Diagnostics) -> None:
+    """Warn when the server will need its base URL from the environment."""
+    servers = toolset.api.servers
+    url = servers[0].default_url() if servers else ""
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return
+    prefix = project_names(toolset.api.title, options.project_name).env_prefix
+    found = f"only the relative server URL {url!r}" if url else "no server URL"
+    diags.warn(
+        "no-server-url",
+        f"the document gives {found}: the generated server starts only with {prefix}_BASE_URL set",
+        pointer="/servers",
     )
 
 

@@ -9,10 +9,8 @@ counts as conforming.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,9 @@ from e2e.argsynth import arguments
 from e2e.harness import PrismServer
 from mcpforge.generate import GenerateOptions, generate
 from mcpforge.options import BuildOptions
-from mcpforge.render.write import write_tree
+from mcpforge.runtime import toolcalls
+from mcpforge.runtime.api import Api
+from mcpforge.runtime.settings import Settings
 from mcpforge.spec.load import parse_text
 
 
@@ -113,21 +113,15 @@ def _prune_unreferenced(raw: dict[str, Any]) -> None:
                 del container[name]
 
 
-def load_generated(spec: Path, workdir: Path) -> Any:
-    """Generate ``spec`` into ``workdir`` and import its server module.
+def generated_contract(spec: Path) -> Any:
+    """The ``tools.json`` contract of ``spec``.
 
     Input schemas are generated whole (no size budget): this sweep checks that every argument a
     schema allows is serialised as the document says, and a size-trimmed schema (an open object
     in place of a deep definition) cannot promise that for the fields it no longer lists.
     """
     result = generate(GenerateOptions(spec=spec, build=BuildOptions(max_schema_bytes=0)))
-    write_tree(result.files, workdir, force=True)
-    package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/server.py"))
-    sys.path.insert(0, str(workdir / "src"))
-    try:
-        return importlib.import_module(f"{package}.server"), importlib.import_module(f"{package}.runtime")
-    finally:
-        sys.path.remove(str(workdir / "src"))
+    return json.loads(next(f.data for f in result.files if f.path.endswith("/tools.json")))
 
 
 def _violations(response: httpx.Response) -> list[dict[str, Any]]:
@@ -221,11 +215,11 @@ def _complaint(response: httpx.Response) -> str | None:
     return None
 
 
-async def sweep(spec: Path, workdir: Path, upstream: PrismServer) -> Report:
+async def sweep(spec: Path, upstream: PrismServer) -> Report:
     """Call every tool once with arguments built from its input schema."""
-    server, runtime = load_generated(spec, workdir)
+    data = generated_contract(spec)
     raw = parse_text(spec.read_bytes(), name=spec.name)
-    config = server.DATA["server"]
+    config = data["server"]
     credentials = {
         var: "test-credential-value"
         for scheme in config["securitySchemes"].values()
@@ -240,8 +234,8 @@ async def sweep(spec: Path, workdir: Path, upstream: PrismServer) -> Report:
         seen.append(response)
 
     async with httpx.AsyncClient(timeout=30, event_hooks={"response": [record]}) as client:
-        api = runtime.Api(server.DATA, runtime.Settings(base_url=upstream.url, credentials=credentials), client)
-        for entry in server.DATA["tools"]:
+        api = Api(data, Settings(base_url=upstream.url, credentials=credentials), client)
+        for entry in data["tools"]:
             tool = entry["tool"]
             try:
                 args, _ = arguments(tool["inputSchema"])
@@ -256,11 +250,9 @@ async def sweep(spec: Path, workdir: Path, upstream: PrismServer) -> Report:
                 if not upstream.alive():
                     report.prism_crashes.append((tool["name"], json.dumps(args)[:300]))
                     upstream.restart()
-                    api = runtime.Api(
-                        server.DATA, runtime.Settings(base_url=upstream.url, credentials=credentials), client
-                    )
+                    api = Api(data, Settings(base_url=upstream.url, credentials=credentials), client)
                 else:
-                    report.errors.append((tool["name"], result.content[0].text[:300]))
+                    report.errors.append((tool["name"], toolcalls.result_text(result)[:300]))
                 continue
             complaint = _complaint(seen[-1])
             sent = _sent_keys(seen[-1].request)

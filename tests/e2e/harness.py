@@ -18,18 +18,12 @@ from typing import Any
 import httpx
 
 from conftest import ROOT
-from helpers import case_options
+from helpers import case_options, free_port
 from mcpforge.generate import generate
 from mcpforge.render.write import write_tree
 
 NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
 INSPECTOR = ROOT / ".tools" / "node" / "node_modules" / "@modelcontextprotocol" / "inspector-cli" / "build" / "index.js"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
@@ -196,13 +190,3 @@ def http_server(project: Project, env: dict[str, str], *flags: str) -> Iterator[
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-
-
-async def read_body(receive: Any) -> bytes:
-    """The whole request body of an ASGI request."""
-    body = bytearray()
-    while True:
-        message = await receive()
-        body.extend(message.get("body", b""))
-        if not message.get("more_body"):
-            return bytes(body)

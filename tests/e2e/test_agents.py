@@ -21,7 +21,8 @@ from openai.types.responses import ResponseFunctionToolCall
 from openai.types.responses.response_input_param import FunctionCallOutput
 
 from conftest import ROOT
-from e2e.harness import Project, free_port, http_server, pip, server_env
+from e2e.harness import Project, http_server, pip, server_env
+from helpers import free_port
 from mcpforge.client.hub import ServerSpec, ToolHub
 
 TOKEN = "agents-e2e-upstream-token"
@@ -48,9 +49,9 @@ def agents(petstore: Project) -> ModuleType:
 
 
 def runner(agents: ModuleType, base_url: str, *, token: str | None) -> Any:
-    runtime = sys.modules[agents.__name__.rsplit(".", 1)[0] + ".runtime"]
+    settings = sys.modules[agents.__name__.rsplit(".", 1)[0] + ".settings"]
     credentials = {"PETSTORE_BEARERAUTH_TOKEN": token} if token else {}
-    return agents.ToolRunner(runtime.Settings(base_url=base_url, credentials=credentials), concurrency=3)
+    return agents.ToolRunner(settings.Settings(base_url=base_url, credentials=credentials), concurrency=3)
 
 
 def call(call_id: str, name: str, arguments: str) -> dict[str, Any]:

@@ -80,7 +80,7 @@ def run_sweep(document: str, tmp_path: Path) -> Report:
     upstream = PrismServer(without_response_schemas(spec, tmp_path / "prism.json"))
     upstream.start()
     try:
-        return anyio.run(sweep, spec, tmp_path / "generated", upstream)
+        return anyio.run(sweep, spec, upstream)
     finally:
         upstream.stop()
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
-import sys
-from types import ModuleType
 from typing import Any
 
 import anyio
@@ -15,30 +12,28 @@ from mcp import Client
 
 from e2e.harness import Project, server_env
 from e2e.test_server import list_all, stdio_session, text
+from mcpforge.runtime.contract import select_tools, toolset_names
+from mcpforge.runtime.server import build_server
+from mcpforge.runtime.settings import Settings
 
 TOKEN = "dynamic-e2e-token"
 
 
 @pytest.fixture(scope="module")
-def server_module(petstore: Project) -> ModuleType:
-    sys.path.insert(0, str(petstore.root / "src"))
-    try:
-        return importlib.import_module(f"{petstore.package}.server")
-    finally:
-        sys.path.remove(str(petstore.root / "src"))
+def data(petstore: Project) -> Any:
+    return json.loads((petstore.root / "src" / petstore.package / "tools.json").read_text(encoding="utf-8"))
 
 
-def settings(module: ModuleType, base_url: str) -> Any:
-    runtime = sys.modules[module.__name__.rsplit(".", 1)[0] + ".runtime"]
-    return runtime.Settings(base_url=base_url, credentials={"PETSTORE_BEARERAUTH_TOKEN": TOKEN})
+def settings(base_url: str) -> Settings:
+    return Settings(base_url=base_url, credentials={"PETSTORE_BEARERAUTH_TOKEN": TOKEN})
 
 
 def payload(tools: list[Any]) -> int:
     return len(json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]).encode())
 
 
-def test_dynamic_mode_searches_describes_and_calls(server_module: ModuleType, petstore_prism: str) -> None:
-    server = server_module.build_server(settings(server_module, petstore_prism), dynamic=True)
+def test_dynamic_mode_searches_describes_and_calls(data: Any, petstore_prism: str) -> None:
+    server = build_server(data, settings(petstore_prism), dynamic=True)
 
     async def scenario() -> None:
         async with Client(server) as client:
@@ -81,16 +76,13 @@ def test_toolsets_limit_the_tools_at_run_time(petstore: Project, petstore_prism:
     assert wrong.returncode == 2 and "unknown toolset(s): nope; available: all, pets" in wrong.stderr
 
 
-def test_toolsets_filter_the_mapping_of_a_multi_tag_api(server_module: ModuleType) -> None:
-    runtime = sys.modules[server_module.__name__.rsplit(".", 1)[0] + ".runtime"]
-    data = {
-        "tools": [
-            {"tool": {"name": "a"}, "toolsets": ["x"]},
-            {"tool": {"name": "b"}, "toolsets": ["y", "x"]},
-            {"tool": {"name": "c"}, "toolsets": ["untagged"]},
-        ]
-    }
-    assert runtime.toolset_names(data) == ["x", "y", "untagged"]
-    assert [e["tool"]["name"] for e in runtime.select_tools(data, ["y"])] == ["b"]
-    assert [e["tool"]["name"] for e in runtime.select_tools(data, ["x", "untagged"])] == ["a", "b", "c"]
-    assert len(runtime.select_tools(data, ["all"])) == 3 and len(runtime.select_tools(data, None)) == 3
+def test_toolsets_filter_the_mapping_of_a_multi_tag_api() -> None:
+    tools: Any = [
+        {"tool": {"name": "a"}, "toolsets": ["x"]},
+        {"tool": {"name": "b"}, "toolsets": ["y", "x"]},
+        {"tool": {"name": "c"}, "toolsets": ["untagged"]},
+    ]
+    assert toolset_names(tools) == ["x", "y", "untagged"]
+    assert [e["tool"]["name"] for e in select_tools(tools, ["y"])] == ["b"]
+    assert [e["tool"]["name"] for e in select_tools(tools, ["x", "untagged"])] == ["a", "b", "c"]
+    assert len(select_tools(tools, ["all"])) == 3 and len(select_tools(tools, None)) == 3

@@ -23,8 +23,8 @@ from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
 from conftest import FIXTURES
-from e2e.harness import free_port, wait_for_port
-from e2e.test_runtime import serve
+from e2e.harness import wait_for_port
+from helpers import free_port, serve
 from mcpforge.generate import GenerateOptions, generate
 from mcpforge.render.write import write_tree
 

@@ -3,10 +3,7 @@ its input schema, each request checked by Prism against the same document (a sam
 
 from __future__ import annotations
 
-import importlib
-import itertools
 import json
-import sys
 from typing import Any
 
 import anyio
@@ -16,11 +13,10 @@ from mcp import types
 
 from e2e.argsynth import arguments
 from e2e.harness import prism
-from mcpforge.generate import GenerateOptions, generate
-from mcpforge.render.write import write_tree
+from helpers import contract_of
+from mcpforge.runtime.api import Api
+from mcpforge.runtime.settings import Settings
 from strategies import documents
-
-_COUNTER = itertools.count()
 
 
 def text(result: types.CallToolResult) -> str:
@@ -50,22 +46,14 @@ def test_requests_built_from_random_documents_pass_prism(document: dict[str, Any
     work = tmp_path_factory.mktemp("prop")
     spec = work / "openapi.json"
     spec.write_text(json.dumps(document), encoding="utf-8")
-    package = f"prop{next(_COUNTER)}"
-    result = generate(GenerateOptions(spec=spec, project_name=package))
-    write_tree(result.files, work / "out")
-    sys.path.insert(0, str(work / "out" / "src"))
-    try:
-        server = importlib.import_module(f"{package}_mcp.server")
-        runtime = importlib.import_module(f"{package}_mcp.runtime")
-    finally:
-        sys.path.remove(str(work / "out" / "src"))
-    calls = [(e["tool"]["name"], arguments(e["tool"]["inputSchema"])[0]) for e in server.DATA["tools"]]
+    data = contract_of(spec)
+    calls = [(e["tool"]["name"], arguments(e["tool"]["inputSchema"])[0]) for e in data["tools"]]
 
     with prism(spec) as url:
 
         async def run() -> list[tuple[str, types.CallToolResult]]:
             async with httpx.AsyncClient(timeout=30) as client:
-                api = runtime.Api(server.DATA, runtime.Settings(base_url=url), client)
+                api = Api(data, Settings(base_url=url), client)
                 return [(name, await api.call(name, args)) for name, args in calls]
 
         results = anyio.run(run)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from conftest import ROOT
-from e2e.harness import Project, read_body
-from e2e.test_runtime import serve
+from e2e.harness import Project
+from helpers import read_body, serve
 
 TOKEN = "readme-loop-token"
 

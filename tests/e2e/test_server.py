@@ -121,3 +121,42 @@ def test_python_dash_m_and_help(petstore: Project) -> None:
         timeout=60,
     )
     assert result.returncode == 0 and "--transport" in result.stdout
+
+
+BAD_ENVIRONMENTS = [
+    ("MAX_RESPONSE_BYTES", "1e6"),
+    ("TIMEOUT", "-5"),
+    ("PORT", "99999"),
+    ("LOG_LEVEL", "bogus"),
+    ("PAGE_SIZE", "abc"),
+    ("BASE_URL", "ftp://x"),
+    ("BRIDGE_MAX_BODY", "abc"),
+    ("BEARERAUTH_TOKEN", "sk-live-abc\u0007def"),
+]
+
+
+def test_installed_server_refuses_bad_configuration_in_one_line(petstore: Project, petstore_prism: str) -> None:
+    for name, value in BAD_ENVIRONMENTS:
+        env = server_env(petstore, petstore_prism, {f"{petstore.prefix}_{name}": value})
+        result = subprocess.run(
+            [str(petstore.command), "--transport", "http"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and len(lines) == 1, (name, result.stderr)
+        assert f"{petstore.prefix}_{name}" in lines[0] and "Traceback" not in result.stderr
+        assert "sk-live" not in result.stderr + result.stdout
+
+
+def test_transport_variable_in_any_case_serves_stdio(petstore: Project, petstore_prism: str) -> None:
+    env = server_env(petstore, petstore_prism, {f"{petstore.prefix}_TRANSPORT": "STDIO"})
+
+    async def scenario() -> None:
+        async with stdio_session(petstore, env) as session:
+            assert len(await list_all(session)) == len(petstore.tools)
+
+    anyio.run(scenario)

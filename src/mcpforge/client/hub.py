@@ -22,9 +22,9 @@ from mcp import ClientSession, StdioServerParameters, stdio_client, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from mcpforge.client import toolcalls
 from mcpforge.convert import convert_tools
 from mcpforge.naming import aggregate_tool_names
+from mcpforge.runtime import toolcalls
 
 __all__ = ["HubTool", "ServerSpec", "ToolHub"]
 

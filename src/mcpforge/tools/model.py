@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from mcpforge.runtime.contract import Binding
+from mcpforge.runtime.contract import FieldEncoding as ContractFieldEncoding
 from mcpforge.spec.model import ApiSpec, FieldEncoding, JsonSchema, Operation
 
 __all__ = ["ArgumentBinding", "BindingLocation", "BodyKind", "ToolDefinition", "ToolSet"]
@@ -29,9 +31,9 @@ class ArgumentBinding:
     body_kind: BodyKind | None = None
     fields: Mapping[str, FieldEncoding] = field(default_factory=dict)  # form/multipart fields
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-data form for the generated server's tool table (defaults omitted)."""
-        data: dict[str, Any] = {"arg": self.arg, "in": self.location}
+    def to_contract(self) -> Binding:
+        """The binding as ``tools.json`` carries it (defaults omitted)."""
+        data: Binding = {"arg": self.arg, "in": self.location}
         if self.wire_name and self.wire_name != self.arg:
             data["name"] = self.wire_name
         if self.required:
@@ -50,8 +52,8 @@ class ArgumentBinding:
         return data
 
 
-def _field_dict(enc: FieldEncoding) -> dict[str, Any]:
-    data: dict[str, Any] = {"style": enc.style, "explode": enc.explode}
+def _field_dict(enc: FieldEncoding) -> ContractFieldEncoding:
+    data: ContractFieldEncoding = {"style": enc.style, "explode": enc.explode}
     if enc.content_type:
         data["contentType"] = enc.content_type
     if enc.is_file:

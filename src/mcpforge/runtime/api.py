@@ -1,0 +1,211 @@
+"""Executes tool calls against the HTTP API: validation, credentials, the request, and the result.
+
+Every failure becomes an error result the model can read, naming the argument, credential or
+endpoint at fault; nothing here raises to the MCP layer. Credentials never appear in logs or
+results.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlsplit
+
+import httpx
+from mcp import types
+
+from .contract import ToolEntry, ToolsFile, select_tools
+from .credentials import Credentials, TokenCache, redaction_secrets
+from .http import ArgumentError, PreparedRequest, prepare_request
+from .redact import Redactor
+from .results import Response, error_result, response_result
+from .settings import Settings
+
+__all__ = ["Api", "drop_injected_nulls", "http_client"]
+
+logger = logging.getLogger(__name__)
+_COOKIE_SAFE = "-._~!$&'()*+/:=?@[]^`{|}"
+_MAX_REF_HOPS = 32
+_SHOWN_ERRORS = 5
+
+
+def http_client(settings: Settings) -> httpx.AsyncClient:
+    """The HTTP client for the API: the configured timeout, and redirects not followed.
+
+    A redirect could carry an API key header to another host, so it comes back as a result.
+    """
+    timeout = httpx.Timeout(settings.timeout, connect=min(10.0, settings.timeout))
+    return httpx.AsyncClient(timeout=timeout, follow_redirects=False)
+
+
+def _deref(schema: Any, defs: Mapping[str, Any]) -> Any:
+    for _ in range(_MAX_REF_HOPS):
+        if not (isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str)):
+            return schema
+        schema = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return {}
+
+
+def _allows_null(schema: Any, defs: Mapping[str, Any]) -> bool:
+    schema = _deref(schema, defs)
+    if not isinstance(schema, Mapping):
+        return schema is True
+    kind = schema.get("type")
+    combined = any(k in schema for k in ("anyOf", "oneOf", "allOf"))
+    if kind is None and "enum" not in schema and "const" not in schema and not combined:
+        return True
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if None in schema.get("enum", [1]):
+        return True
+    return any(_allows_null(b, defs) for key in ("anyOf", "oneOf") for b in schema.get(key, []))
+
+
+def drop_injected_nulls(value: Any, schema: Any, defs: Mapping[str, Any]) -> Any:
+    """Remove ``null`` values of optional properties whose schema does not allow null.
+
+    OpenAI strict mode makes every property required and nullable; a model then sends
+    ``null`` for "not given". The API must see the property absent, as in a non-strict call.
+    """
+    schema = _deref(schema, defs)
+    if not isinstance(schema, Mapping):
+        return value
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        required = set(schema.get("required", []))
+        cleaned = {}
+        for key, item in value.items():
+            sub = properties.get(key)
+            if item is None and key not in required and sub is not None and not _allows_null(sub, defs):
+                continue
+            cleaned[key] = drop_injected_nulls(item, sub, defs) if sub is not None else item
+        return cleaned
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [drop_injected_nulls(v, schema["items"], defs) for v in value]
+    return value
+
+
+def _argument_errors(errors: Sequence[Any]) -> str:
+    lines = []
+    for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path)))[:_SHOWN_ERRORS]:
+        where = ".".join(str(p) for p in error.absolute_path) or "(arguments)"
+        message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+        lines.append(f"- {where}: {message}")
+    more = f"\n(and {len(errors) - _SHOWN_ERRORS} more)" if len(errors) > _SHOWN_ERRORS else ""
+    return "Invalid arguments:\n" + "\n".join(lines) + more
+
+
+class Api:
+    """The API behind the tools: validates arguments, sends requests, maps responses."""
+
+    def __init__(
+        self,
+        data: ToolsFile,
+        settings: Settings,
+        client: httpx.AsyncClient,
+        *,
+        toolsets: Sequence[str] | None = None,
+        tokens: TokenCache | None = None,
+    ) -> None:
+        self._schemes = data["server"]["securitySchemes"]
+        self._entries = {entry["tool"]["name"]: entry for entry in select_tools(data["tools"], toolsets)}
+        self._validators: dict[str, Any] = {}
+        self._settings = settings
+        self._client = client
+        base = urlsplit(settings.base_url)
+        self._base_path = base.path.rstrip("/")
+        self._origin = f"{base.scheme}://{base.netloc}"
+        self._base_query = parse_qsl(base.query, keep_blank_values=True)
+        self._credentials = Credentials(self._schemes, settings.credentials, tokens or TokenCache())
+        self.redact = Redactor(redaction_secrets(self._schemes, settings))
+
+    def _validator(self, key: str, schema: Mapping[str, Any]) -> Any:
+        validator = self._validators.get(key)
+        if validator is None:
+            # Imported on the first call: jsonschema costs 30 ms of every start-up otherwise.
+            from jsonschema import Draft202012Validator  # noqa: PLC0415
+
+            validator = self._validators[key] = Draft202012Validator(schema)
+        return validator
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+        """Run one tool call; every failure becomes an ``isError`` result."""
+        entry = self._entries.get(name)
+        if entry is None:
+            return error_result(f"Unknown tool: {name!r}")
+        try:
+            return await self._call(entry, dict(arguments or {}))
+        except ArgumentError as exc:
+            return error_result(self.redact(str(exc)))
+        except RecursionError:
+            return error_result("The arguments nest too deeply to be sent; flatten them.")
+        except httpx.TimeoutException:
+            return error_result(f"The API at {self._origin} did not answer within {self._settings.timeout:g} s.")
+        except httpx.HTTPError as exc:
+            detail = self.redact(f"{type(exc).__name__}: {exc}")
+            return error_result(f"The request to the API at {self._origin} failed: {detail}")
+        except Exception as exc:  # a tool call must never break the session (logged, and shown redacted)
+            logger.exception("tool %s failed", name)
+            detail = self.redact(str(exc))[:300]
+            return error_result(f"Internal error while calling {name}: {type(exc).__name__}: {detail}")
+
+    async def _call(self, entry: ToolEntry, arguments: dict[str, Any]) -> types.CallToolResult:
+        tool = entry["tool"]
+        schema = tool["inputSchema"]
+        arguments = drop_injected_nulls(arguments, schema, schema.get("$defs", {}))
+        errors = list(self._validator(tool["name"], schema).iter_errors(arguments))
+        if errors:
+            return error_result(self.redact(_argument_errors(errors)))
+        request = prepare_request(entry["method"], entry["path"], entry["bindings"], arguments)
+        await self._credentials.apply(entry["security"], request, self._client)
+        started = time.perf_counter()
+        response = await self._send(request)
+        elapsed = 1000 * (time.perf_counter() - started)
+        logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
+        missing = self._credentials.missing(entry["security"])
+        hint = f"no credentials are configured for this operation: set {', '.join(missing)}" if missing else ""
+        return response_result(entry, response, self.redact, self._output_check(tool), auth_hint=hint)
+
+    def _output_check(self, tool: Mapping[str, Any]) -> Any:
+        def check(structured: Mapping[str, Any]) -> str | None:
+            problems = list(self._validator("output:" + tool["name"], tool["outputSchema"]).iter_errors(structured))
+            if not problems:
+                return None
+            first = problems[0]
+            where = ".".join(str(p) for p in first.absolute_path) or "(root)"
+            return f"{where}: {first.message[:200]}"
+
+        return check
+
+    async def _send(self, request: PreparedRequest) -> Response:
+        headers = dict(request.headers)
+        if request.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={quote(v, safe=_COOKIE_SAFE)}" for k, v in request.cookies.items())
+        url = self._origin + self._base_path + request.path
+        kwargs: dict[str, Any] = {"params": [*self._base_query, *request.params] or None, "headers": headers}
+        if request.has_json:
+            kwargs["json"] = request.json_body
+        if request.files is not None:
+            kwargs["files"] = request.files
+        if request.content is not None:
+            kwargs["content"] = request.content
+        limit = self._settings.max_response_bytes
+        async with self._client.stream(request.method, url, **kwargs) as response:
+            body = bytearray()
+            truncated = False
+            async for chunk in response.aiter_bytes():
+                body.extend(chunk)
+                if len(body) > limit:
+                    truncated = True
+                    del body[limit:]
+                    break
+            return Response(
+                status=response.status_code,
+                reason=response.reason_phrase,
+                content_type=response.headers.get("content-type", ""),
+                body=bytes(body),
+                truncated=truncated,
+                url=str(response.url),
+            )

@@ -1,0 +1,130 @@
+"""The server's command line: options and environment from the settings table, then stdio or HTTP.
+
+A configuration problem is one line on stderr and exit code 2, never a traceback. The MCP SDK is
+imported only once the configuration is known to be good, so ``--help`` and errors are instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .contract import ContractError, ToolsFile, load_package_contract
+from .redact import Redactor, SecretFilter
+from .settings import SETTINGS, SettingError, Settings, all_settings, parse_value, read_settings
+
+__all__ = ["main", "run"]
+
+_WIDTH = 100
+
+
+def _help_epilog(data: ToolsFile) -> str:
+    config = data["server"]
+    prefix = config["envPrefix"]
+    lines = ["environment variables (a command-line option wins over its variable; empty means unset):"]
+    for setting in all_settings(config):
+        note = " (secret)" if setting.secret else ""
+        default = setting.shown_default()
+        text = setting.help.replace("`", "") + note + (f" Default: {default}." if default else "")
+        lines.append(f"  {setting.variable(prefix)}")
+        lines += textwrap.wrap(text, _WIDTH - 6, initial_indent="      ", subsequent_indent="      ")
+    return "\n".join(lines)
+
+
+def build_parser(data: ToolsFile) -> argparse.ArgumentParser:
+    """The argument parser: one option per setting that has a flag, every variable in the epilog."""
+    config = data["server"]
+    parser = argparse.ArgumentParser(
+        prog=config["command"],
+        description=f"MCP server for {config['title']}.",
+        epilog=_help_epilog(data),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    prefix = config["envPrefix"]
+    for setting in SETTINGS:
+        if setting.flag is None:
+            continue
+        default = setting.shown_default()
+        help_text = setting.help + f" [env {setting.variable(prefix)}" + (f", default {default}]" if default else "]")
+        dest = setting.name.lower()
+        if setting.kind == "bool":
+            parser.add_argument(setting.flag, dest=dest, action="store_const", const="true", help=help_text)
+        elif setting.choices:
+            parser.add_argument(setting.flag, dest=dest, metavar="{" + ",".join(setting.choices) + "}", help=help_text)
+        else:
+            parser.add_argument(setting.flag, dest=dest, metavar=setting.name, help=help_text)
+    return parser
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for setting in SETTINGS:
+        raw = getattr(args, setting.name.lower(), None) if setting.flag else None
+        if raw is not None:
+            values[setting.name] = parse_value(setting, str(raw).strip(), setting.flag or setting.name)
+    return values
+
+
+def _configure_logging(settings: Settings, secrets: Sequence[str]) -> None:
+    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    redactor = Redactor(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(SecretFilter(redactor))
+
+
+def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> None:
+    """Parse the command line and environment for the API of ``data``, then serve it."""
+    parser = build_parser(data)
+    args = parser.parse_args(argv)
+    try:
+        settings = read_settings(data["server"], os.environ if environ is None else environ, _overrides(args))
+    except SettingError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    from .credentials import redaction_secrets  # noqa: PLC0415 - httpx and the SDK load only when needed
+    from .server import build_server  # noqa: PLC0415
+
+    toolsets = list(settings.toolsets) or None
+    try:
+        server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic)
+    except ValueError as exc:  # an unknown toolset
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    _configure_logging(settings, redaction_secrets(data["server"]["securitySchemes"], settings))
+    if settings.transport == "stdio":
+        _serve_stdio(server)
+        return
+    _serve_http(server, data, settings, toolsets)
+
+
+def _serve_stdio(server: Any) -> None:
+    import anyio  # noqa: PLC0415
+    from mcp.server.stdio import stdio_server  # noqa: PLC0415
+
+    async def serve() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+def _serve_http(server: Any, data: ToolsFile, settings: Settings, toolsets: Sequence[str] | None) -> None:
+    import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
+
+    from .web import http_app  # noqa: PLC0415
+
+    app = http_app(server, data, settings, toolsets=toolsets)
+    # log_config=None: uvicorn's records go through the root handler and its secret filter.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(), log_config=None)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of a generated package: its ``tools.json``, the command line and the environment."""
+    try:
+        data = load_package_contract(__package__)
+    except ContractError as exc:
+        sys.exit(f"error: {exc}")
+    run(data, argv)

@@ -1,0 +1,173 @@
+"""The ``tools.json`` contract: what the generator writes and the runtime reads, typed and versioned.
+
+mcpforge writes this file (``mcpforge.targets.runtime``) and the generated server reads it at start.
+The format version changes whenever a reader of the previous version would misread a new file;
+a server refuses a file of another version with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from typing import Any, Literal, NotRequired, TypedDict
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Binding",
+    "ContractError",
+    "FieldEncoding",
+    "SchemeConfig",
+    "ServerConfig",
+    "ToolEntry",
+    "ToolsFile",
+    "load_package_contract",
+    "parse_contract",
+    "select_tools",
+    "toolset_names",
+]
+
+FORMAT_VERSION = 2
+DATA_FILE = "tools.json"
+
+
+class FieldEncoding(TypedDict):
+    """How one field of a form or multipart body is written."""
+
+    style: str
+    explode: bool
+    contentType: NotRequired[str]
+    file: NotRequired[bool]
+    styled: NotRequired[bool]  # style/explode given explicitly: multipart fields are then form-style
+
+
+# "in" is a Python keyword, so the TypedDicts that carry it use the functional syntax.
+Binding = TypedDict(
+    "Binding",
+    {
+        "arg": str,  # the argument's name in the input schema
+        "in": Literal["path", "query", "header", "cookie", "body"],
+        "name": NotRequired[str],  # the wire name, when it differs from the argument's
+        "required": NotRequired[bool],
+        "style": NotRequired[str],
+        "explode": NotRequired[bool],
+        "allowReserved": NotRequired[bool],
+        "contentType": NotRequired[str],
+        "kind": NotRequired[Literal["json", "form", "multipart", "text", "binary"]],
+        "fields": NotRequired[dict[str, FieldEncoding]],
+    },
+)
+Binding.__doc__ = "Where one tool argument goes in the HTTP request."
+
+SchemeConfig = TypedDict(
+    "SchemeConfig",
+    {
+        "type": str,  # apiKey, http, oauth2
+        "env": dict[str, str],  # credential kind (apiKey, token, username, ...) -> environment variable
+        "optionalEnv": NotRequired[dict[str, str]],  # kind -> variable of optional settings (tokenUrl)
+        "scheme": NotRequired[str],  # http: basic or bearer
+        "in": NotRequired[str],  # apiKey: header, query or cookie
+        "name": NotRequired[str],  # apiKey: the header, query or cookie name
+        "tokenUrl": NotRequired[str],  # oauth2 client credentials
+        "scopes": NotRequired[list[str]],
+    },
+)
+SchemeConfig.__doc__ = "One security scheme the API uses, with the environment variables of its credentials."
+
+
+class ServerConfig(TypedDict):
+    """The server as a whole: names, base URL, security schemes."""
+
+    name: str  # distribution name, petstore-mcp
+    title: str
+    version: str
+    command: str
+    envPrefix: str  # PETSTORE
+    baseUrl: str  # the spec's first server URL, variables at their defaults ("" when it has none)
+    instructions: str | None
+    securitySchemes: dict[str, SchemeConfig]
+    dynamic: bool
+
+
+class ToolEntry(TypedDict):
+    """One tool: its MCP definition and how its call becomes an HTTP request."""
+
+    tool: dict[str, Any]  # the MCP Tool in wire form (name, title, description, inputSchema, ...)
+    method: str
+    path: str
+    tags: list[str]
+    toolsets: list[str]
+    bindings: list[Binding]
+    security: list[list[list[Any]]]  # alternatives of [scheme key, scopes]
+    outputWrapped: bool  # structuredContent is {"result": body}: the body is not an object
+
+
+class ToolsFile(TypedDict):
+    """The whole file."""
+
+    formatVersion: int
+    server: ServerConfig
+    tools: list[ToolEntry]
+
+
+class ContractError(ValueError):
+    """``tools.json`` is missing, unreadable or of another format version; the message says what to do."""
+
+
+def parse_contract(text: str | bytes, *, source: str = DATA_FILE) -> ToolsFile:
+    """The checked contents of a ``tools.json`` text."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ContractError(f"{source} is not valid JSON ({exc}); regenerate the project with mcpforge") from None
+    version = data.get("formatVersion") if isinstance(data, dict) else None
+    if version != FORMAT_VERSION:
+        raise ContractError(
+            f"{source} has format version {version!r}, but this server's runtime reads version {FORMAT_VERSION}; "
+            "regenerate the project with the mcpforge version that wrote the runtime"
+        )
+    if not isinstance(data.get("server"), dict) or not isinstance(data.get("tools"), list):
+        raise ContractError(f"{source} lacks 'server' or 'tools'; regenerate the project with mcpforge")
+    contract: ToolsFile = data
+    return contract
+
+
+def load_package_contract(package: str | None) -> ToolsFile:
+    """The ``tools.json`` shipped inside ``package`` (the generated package this runtime was copied into)."""
+    if not package:
+        raise ContractError("the server runtime must run inside a generated package (no package name)")
+    try:
+        text = files(package).joinpath(DATA_FILE).read_bytes()
+    except (OSError, ModuleNotFoundError) as exc:
+        raise ContractError(
+            f"no {DATA_FILE} in package {package!r} ({exc}); this runtime runs inside a package generated by mcpforge"
+        ) from None
+    return parse_contract(text, source=f"{package}/{DATA_FILE}")
+
+
+def toolset_names(tools: Sequence[ToolEntry]) -> list[str]:
+    """Every toolset (one per tag) in document order."""
+    seen: dict[str, None] = {}
+    for entry in tools:
+        seen.update(dict.fromkeys(entry["toolsets"]))
+    return list(seen)
+
+
+def select_tools(tools: Sequence[ToolEntry], toolsets: Sequence[str] | None) -> list[ToolEntry]:
+    """The tool entries of ``toolsets`` (all of them when none or ``all`` is given).
+
+    Raises ``ValueError`` naming the available toolsets when one is unknown.
+    """
+    wanted = {t.strip() for t in toolsets or () if t.strip()}
+    if not wanted or "all" in wanted:
+        return list(tools)
+    known = toolset_names(tools)
+    unknown = sorted(wanted - set(known))
+    if unknown:
+        raise ValueError(f"unknown toolset(s): {', '.join(unknown)}; available: all, {', '.join(known)}")
+    return [entry for entry in tools if wanted.intersection(entry["toolsets"])]
+
+
+def entries_by_name(tools: Sequence[ToolEntry]) -> Mapping[str, ToolEntry]:
+    """Tool name -> entry."""
+    return {entry["tool"]["name"]: entry for entry in tools}

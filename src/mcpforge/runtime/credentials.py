@@ -1,0 +1,163 @@
+"""The upstream API's credentials: which security alternative applies, and putting it on a request.
+
+Credentials come from environment variables (``tools.json`` names one per credential of each
+security scheme). An operation's first alternative whose credentials are all configured is
+applied: API keys in a header, query or cookie; HTTP basic; bearer tokens; OAuth2 client
+credentials (a token fetched from the token URL, cached, refreshed a minute before it expires).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from .contract import SchemeConfig
+from .http import ArgumentError, PreparedRequest
+from .settings import Settings
+
+__all__ = ["CredentialError", "Credentials", "TokenCache", "credential_secrets", "redaction_secrets"]
+
+_REFRESH_MARGIN = 60.0  # seconds before expiry at which a cached token is replaced
+
+
+class CredentialError(ArgumentError):
+    """Getting or applying a credential failed; the message names the variable or endpoint, never a secret."""
+
+
+class TokenCache:
+    """OAuth2 client-credentials tokens, keyed by the client (so per-user clients never share one)."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[str, tuple[str, float]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def token(self, client: httpx.AsyncClient, scheme: SchemeConfig, values: Mapping[str, str]) -> str:
+        """A valid access token for the client whose id and secret ``values`` hold."""
+        env = scheme["env"]
+        client_id, secret = values[env["clientId"]], values[env["clientSecret"]]
+        key = hashlib.sha256(f"{client_id}\0{secret}".encode()).hexdigest()
+        cached = self._tokens.get(key)
+        if cached and cached[1] > time.monotonic() + _REFRESH_MARGIN:
+            return cached[0]
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            cached = self._tokens.get(key)
+            if cached and cached[1] > time.monotonic() + _REFRESH_MARGIN:
+                return cached[0]
+            token, lifetime = await _fetch_token(client, scheme, values, client_id, secret)
+            self._tokens[key] = (token, time.monotonic() + lifetime)
+            return token
+
+
+async def _fetch_token(
+    client: httpx.AsyncClient, scheme: SchemeConfig, values: Mapping[str, str], client_id: str, secret: str
+) -> tuple[str, float]:
+    override = scheme.get("optionalEnv", {}).get("tokenUrl")
+    url = (values.get(override) if override else None) or scheme.get("tokenUrl")
+    if not url:
+        raise CredentialError(f"the OAuth2 token URL is not configured; set {override or 'the token URL variable'}")
+    form = {"grant_type": "client_credentials"}
+    if scheme.get("scopes"):
+        form["scope"] = " ".join(scheme.get("scopes", []))
+    try:
+        response = await client.post(url, data=form, auth=(client_id, secret))
+    except httpx.TimeoutException:
+        raise CredentialError(f"the OAuth2 token endpoint {url} did not answer in time") from None
+    except httpx.HTTPError as exc:
+        raise CredentialError(f"the OAuth2 token request to {url} failed: {type(exc).__name__}: {exc}") from None
+    if response.status_code >= 400:
+        raise CredentialError(
+            f"the OAuth2 token endpoint {url} refused the client credentials (HTTP {response.status_code}); "
+            f"check {scheme['env']['clientId']} and {scheme['env']['clientSecret']}"
+        )
+    try:
+        payload: Any = response.json()
+    except ValueError:
+        payload = None
+    token = payload.get("access_token") if isinstance(payload, dict) else None
+    if not isinstance(token, str) or not token:
+        raise CredentialError(
+            f"the OAuth2 token endpoint {url} answered without an access_token (HTTP {response.status_code})"
+        )
+    try:
+        lifetime = float(payload.get("expires_in") or 3600)
+    except (TypeError, ValueError):
+        lifetime = 3600.0
+    return token, max(lifetime, 0.0)
+
+
+def credential_secrets(schemes: Mapping[str, SchemeConfig], values: Mapping[str, str]) -> list[str]:
+    """Every credential value to redact (not the token URL overrides), and the base64 of HTTP basic pairs."""
+    public = {var for scheme in schemes.values() for var in scheme.get("optionalEnv", {}).values()}
+    found = [value for var, value in values.items() if var not in public]
+    for scheme in schemes.values():
+        env = scheme["env"]
+        if scheme["type"] == "http" and scheme.get("scheme") == "basic" and all(v in values for v in env.values()):
+            pair = f"{values[env['username']]}:{values[env['password']]}"
+            found.append(base64.b64encode(pair.encode("utf-8")).decode("ascii"))
+    return found
+
+
+def redaction_secrets(schemes: Mapping[str, SchemeConfig], settings: Settings) -> list[str]:
+    """Everything the server must never show: credentials, and the bridge's token."""
+    return [*credential_secrets(schemes, settings.credentials), *filter(None, [settings.bridge_token])]
+
+
+class Credentials:
+    """Credential values by variable, and how each security scheme puts them on a request."""
+
+    def __init__(self, schemes: Mapping[str, SchemeConfig], values: Mapping[str, str], tokens: TokenCache) -> None:
+        self._schemes = schemes
+        self._values = values
+        self._tokens = tokens
+
+    def _has(self, scheme: SchemeConfig) -> bool:
+        env = scheme["env"]
+        if scheme["type"] == "oauth2":
+            client = "clientId" in env and env["clientId"] in self._values and env["clientSecret"] in self._values
+            return client or ("token" in env and env["token"] in self._values)
+        return all(var in self._values for var in env.values())
+
+    def missing(self, security: Sequence[Sequence[Sequence[Any]]]) -> list[str]:
+        """The variables of the operation's first alternative, when no alternative is fully configured."""
+        if not security or any(all(self._has(self._schemes[key]) for key, _ in alt) for alt in security):
+            return []
+        first = security[0]
+        return [var for key, _ in first for var in self._schemes[key]["env"].values() if var not in self._values]
+
+    async def apply(
+        self, security: Sequence[Sequence[Sequence[Any]]], request: PreparedRequest, client: httpx.AsyncClient
+    ) -> None:
+        """Put the first fully configured alternative's credentials on ``request`` (none when none is)."""
+        for alternative in security:
+            schemes = [self._schemes[key] for key, _ in alternative]
+            if all(self._has(s) for s in schemes):
+                for scheme in schemes:
+                    await self._apply(scheme, request, client)
+                return
+
+    async def _apply(self, scheme: SchemeConfig, request: PreparedRequest, client: httpx.AsyncClient) -> None:
+        values, env = self._values, scheme["env"]
+        kind = scheme["type"]
+        if kind == "apiKey":
+            value = values[env["apiKey"]]
+            where, name = scheme.get("in", "header"), scheme.get("name", "")
+            if where == "query":
+                request.params.append((name, value))
+            elif where == "cookie":
+                request.cookies[name] = value
+            else:
+                request.headers[name] = value
+        elif kind == "http" and scheme.get("scheme") == "basic":
+            raw = f"{values[env['username']]}:{values[env['password']]}".encode()
+            request.headers["Authorization"] = "Basic " + base64.b64encode(raw).decode("ascii")
+        elif "token" in env and env["token"] in values:
+            request.headers["Authorization"] = f"Bearer {values[env['token']]}"
+        elif kind == "oauth2":
+            token = await self._tokens.token(client, scheme, values)
+            request.headers["Authorization"] = f"Bearer {token}"

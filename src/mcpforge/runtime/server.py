@@ -1,0 +1,78 @@
+"""The MCP server: ``tools/list`` (paginated) and ``tools/call`` over the API, or dynamic mode's meta-tools."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+
+from .api import Api, http_client
+from .contract import ToolsFile, select_tools
+from .dynamic import META_TOOLS, Catalog
+from .settings import Settings
+
+__all__ = ["build_server"]
+
+
+def build_server(
+    data: ToolsFile, settings: Settings, *, toolsets: Sequence[str] | None = None, dynamic: bool | None = None
+) -> Server[Api]:
+    """The MCP server for the API described by ``data``.
+
+    ``toolsets`` limits the tools to those tags (default: every tool; an unknown name raises
+    ``ValueError`` listing the known ones); ``dynamic`` serves the meta-tools of dynamic mode
+    instead of one tool per operation (default: the mode chosen at generation).
+    """
+    config = data["server"]
+    entries = select_tools(data["tools"], toolsets)
+    if dynamic is None:
+        dynamic = bool(config.get("dynamic"))
+    catalog: Catalog | None = None
+    if dynamic:
+        catalog = Catalog(entries)
+        tools = list(META_TOOLS)
+        schemas: dict[str, Any] = {tool.name: tool.input_schema for tool in tools}
+    else:
+        tools = [types.Tool.model_validate(entry["tool"]) for entry in entries]
+        schemas = {entry["tool"]["name"]: entry["tool"]["inputSchema"] for entry in entries}
+    page_size = settings.page_size
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Server[Api]) -> AsyncIterator[Api]:
+        async with http_client(settings) as client:
+            yield Api(data, settings, client, toolsets=toolsets)
+
+    async def list_tools(
+        ctx: ServerRequestContext[Api], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        if page_size <= 0:
+            return types.ListToolsResult(tools=tools)
+        cursor = params.cursor if params else None
+        if cursor is None:
+            start = 0
+        elif cursor.isdigit() and int(cursor) < len(tools):
+            start = int(cursor)
+        else:
+            raise MCPError(code=types.INVALID_PARAMS, message="Invalid cursor")
+        end = start + page_size
+        return types.ListToolsResult(tools=tools[start:end], next_cursor=str(end) if end < len(tools) else None)
+
+    async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:
+        if catalog is not None:
+            return await catalog.call(ctx.lifespan_context, params.name, params.arguments)
+        return await ctx.lifespan_context.call(params.name, params.arguments)
+
+    return Server(
+        config["name"],
+        version=config["version"],
+        title=config["title"],
+        instructions=config.get("instructions"),
+        lifespan=lifespan,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        get_tool_input_schema=schemas.get,
+    )

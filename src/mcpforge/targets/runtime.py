@@ -1,0 +1,96 @@
+"""The runtime target: ``tools.json``, the typed contract the generated server reads (:mod:`mcpforge.runtime.contract`).
+
+This is the one place that derives, from the tool set, what the server needs at run time: the
+security schemes the tools use with the environment variables of their credentials, and each
+tool's MCP definition, HTTP method and path, toolsets and argument bindings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mcpforge.naming import ProjectNames, credential_env_names, toolsets_of
+from mcpforge.runtime.contract import FORMAT_VERSION, Binding, SchemeConfig, ServerConfig, ToolEntry, ToolsFile
+from mcpforge.spec.model import SecurityScheme
+from mcpforge.targets.mcp import mcp_tool
+from mcpforge.text import bounded
+from mcpforge.tools.model import ToolSet
+
+__all__ = ["runtime_contract"]
+
+
+def _scheme_config(scheme: SecurityScheme, prefix: str, scopes: Sequence[str]) -> SchemeConfig:
+    if scheme.type == "apiKey":
+        return {
+            "type": "apiKey",
+            "in": scheme.location or "header",
+            "name": scheme.param_name or scheme.key,
+            "env": credential_env_names(prefix, scheme.key, ["apiKey"]),
+        }
+    if scheme.type == "http" and scheme.scheme == "basic":
+        return {
+            "type": "http",
+            "scheme": "basic",
+            "env": credential_env_names(prefix, scheme.key, ["username", "password"]),
+        }
+    if scheme.type == "oauth2":
+        flow = next((f for f in scheme.flows if f.kind == "clientCredentials" and f.token_url), None)
+        if flow is None or flow.token_url is None:
+            return {"type": "oauth2", "env": credential_env_names(prefix, scheme.key, ["token"])}
+        return {
+            "type": "oauth2",
+            "env": credential_env_names(prefix, scheme.key, ["token", "clientId", "clientSecret"]),
+            "tokenUrl": flow.token_url,
+            "scopes": list(scopes),
+            "optionalEnv": credential_env_names(prefix, scheme.key, ["tokenUrl"]),
+        }
+    # http bearer (and other http schemes), openIdConnect: a bearer token from the environment
+    return {
+        "type": scheme.type,
+        "scheme": scheme.scheme or "bearer",
+        "env": credential_env_names(prefix, scheme.key, ["token"]),
+    }
+
+
+def runtime_contract(toolset: ToolSet, names: ProjectNames, *, dynamic: bool) -> ToolsFile:
+    """The generated server's data file: configuration, and every tool with its bindings."""
+    api = toolset.api
+    used: dict[str, list[str]] = {}
+    for tool in toolset.tools:
+        for requirement in tool.operation.security:
+            for key, scopes in requirement.schemes:
+                used.setdefault(key, [])
+                used[key].extend(s for s in scopes if s not in used[key])
+    schemes = {
+        key: _scheme_config(api.security_schemes[key], names.env_prefix, scopes)
+        for key, scopes in used.items()
+        if key in api.security_schemes
+    }
+    tools: list[ToolEntry] = []
+    for tool in toolset.tools:
+        op = tool.operation
+        bindings: list[Binding] = [binding.to_contract() for binding in tool.bindings]
+        tools.append(
+            {
+                "tool": mcp_tool(tool),
+                "method": op.method.upper(),
+                "path": op.path,
+                "tags": list(op.tags),
+                "toolsets": toolsets_of(op.tags),
+                "bindings": bindings,
+                "security": [[[key, list(scopes)] for key, scopes in r.schemes if key in schemes] for r in op.security],
+                "outputWrapped": tool.output_wrapped,
+            }
+        )
+    server: ServerConfig = {
+        "name": names.dist,
+        "title": api.title,
+        "version": api.version or "0",
+        "command": names.command,
+        "envPrefix": names.env_prefix,
+        "baseUrl": api.servers[0].default_url() if api.servers else "",
+        "instructions": bounded(api.description, 1000) if api.description else None,
+        "securitySchemes": schemes,
+        "dynamic": dynamic,
+    }
+    return {"formatVersion": FORMAT_VERSION, "server": server, "tools": tools}

@@ -1,0 +1,190 @@
+"""The runtime against a real local upstream (uvicorn on loopback): OAuth2, response kinds, errors, secrets."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import anyio
+import pytest
+from mcp import types
+
+from conftest import FIXTURES
+from helpers import contract_of, free_port, read_body, serve
+from mcpforge.runtime.api import Api, http_client
+from mcpforge.runtime.settings import read_settings
+
+SECRET = "sk-live-very-secret-value"
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+)
+
+
+class Upstream:
+    """A small real HTTP API (ASGI, served by uvicorn on loopback) that records what it saw."""
+
+    def __init__(self, token: bytes = b'{"access_token": "tok-123", "expires_in": 3600}') -> None:
+        self.token_requests = 0
+        self.token = token
+        self.seen: list[dict[str, Any]] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        body = await read_body(receive)
+        headers = {k.decode(): v.decode() for k, v in scope["headers"]}
+        self.seen.append({"path": scope["path"], "query": scope["query_string"].decode(), "headers": headers})
+        status, media, payload = self.route(scope["path"], headers, scope["query_string"].decode(), body)
+        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", media.encode())]})
+        await send({"type": "http.response.body", "body": payload})
+
+    def route(self, path: str, headers: dict[str, str], query: str, body: bytes) -> tuple[int, str, bytes]:
+        if path == "/token":
+            self.token_requests += 1
+            assert headers.get("authorization", "").startswith("Basic ")
+            return 200, "application/json", self.token
+        if path == "/json":
+            if headers.get("authorization") != "Bearer tok-123":
+                return 401, "application/json", b'{"message": "no token"}'
+            return 200, "application/json", b'{"n": 1}'
+        if path.endswith("/echo"):
+            echoed = {"path": path, "query": query, "label": headers.get("x-label")}
+            return 200, "application/json", json.dumps(echoed).encode()
+        if path == "/list":
+            return 200, "application/json", b'["a", "b"]'
+        if path == "/text":
+            return 200, "text/plain; charset=utf-8", "héllo".encode()
+        if path == "/image":
+            return 200, "image/png", PNG
+        if path == "/binary":
+            return 200, "application/pdf", b"%PDF-1.4 ..."
+        if path == "/huge":
+            return 200, "text/plain", b"x" * 5000
+        if path == "/error":
+            return 503, "application/json", b'{"error": "maintenance"}'
+        if path == "/echo-secret":
+            return 400, "text/plain", f"bad key {query}".encode()
+        if path == "/drift":
+            return 200, "application/json", b'{"n": "not a number"}'
+        return 404, "text/plain", b"not found"
+
+
+@pytest.fixture(scope="module")
+def data() -> Any:
+    return contract_of(FIXTURES / "specs" / "runtime.yaml")
+
+
+def call_all(
+    data: Any,
+    base_url: str,
+    calls: list[tuple[str, dict[str, Any]]],
+    env: dict[str, str],
+    *,
+    token_url: str | None = None,
+) -> list[types.CallToolResult]:
+    config: Any = {**data["server"], "baseUrl": base_url}
+    config["securitySchemes"] = {
+        k: {**v, **({"tokenUrl": token_url or base_url + "/token"} if "tokenUrl" in v else {})}
+        for k, v in config["securitySchemes"].items()
+    }
+    contract: Any = {**data, "server": config}
+
+    async def run() -> list[types.CallToolResult]:
+        settings = read_settings(config, {**env, "RUNTIME_MAX_RESPONSE_BYTES": "1024"})
+        async with http_client(settings) as client:
+            api = Api(contract, settings, client)
+            return [await api.call(name, args) for name, args in calls]
+
+    return anyio.run(run)
+
+
+def text(result: types.CallToolResult) -> str:
+    return "".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+def test_oauth2_client_credentials_token_is_fetched_once_and_cached(data: Any) -> None:
+    upstream = Upstream()
+    env = {"RUNTIME_CC_CLIENT_ID": "client", "RUNTIME_CC_CLIENT_SECRET": SECRET}
+    with serve(upstream) as url:
+        results = call_all(data, url, [("getJson", {}), ("getJson", {})], env)
+    assert [r.is_error for r in results] == [False, False]
+    assert results[0].structured_content == {"n": 1}
+    assert upstream.token_requests == 1
+
+
+def test_response_kinds(data: Any) -> None:
+    upstream = Upstream()
+    with serve(upstream) as url:
+        listed, plain, image, binary, huge, error, drift = call_all(
+            data,
+            url,
+            [
+                ("getList", {}),
+                ("getText", {}),
+                ("getImage", {}),
+                ("getBinary", {}),
+                ("getHuge", {}),
+                ("getError", {}),
+                ("getDrift", {}),
+            ],
+            {"RUNTIME_KEY_API_KEY": SECRET},
+        )
+    assert listed.structured_content == {"result": ["a", "b"]} and not listed.is_error
+    assert "api_key=" + SECRET in upstream.seen[0]["query"]
+    assert text(plain) == "héllo"
+    assert isinstance(image.content[0], types.ImageContent) and base64.b64decode(image.content[0].data) == PNG
+    assert isinstance(binary.content[0], types.EmbeddedResource)
+    assert binary.content[0].resource.mime_type == "application/pdf"
+    assert "truncated" in text(huge) and len(text(huge)) < 1200
+    assert error.is_error and "HTTP 503" in text(error) and "maintenance" in text(error)
+    assert drift.is_error and "does not match its documented schema" in text(drift)
+
+
+def test_secrets_never_appear_in_results(data: Any) -> None:
+    with serve(Upstream()) as url:
+        (echoed,) = call_all(data, url, [("echoSecret", {})], {"RUNTIME_KEY_API_KEY": SECRET})
+    assert echoed.is_error and SECRET not in str(echoed.model_dump()) and "***" in text(echoed)
+
+
+def test_connection_refused_and_unknown_tool(data: Any) -> None:
+    refused, unknown = call_all(data, f"http://127.0.0.1:{free_port()}", [("getText", {}), ("nope", {})], {})
+    assert refused.is_error and "failed" in text(refused)
+    assert unknown.is_error and "Unknown tool" in text(unknown)
+
+
+def test_base_url_path_and_query_are_kept() -> None:
+    data = contract_of(FIXTURES / "specs" / "runtime.yaml")
+    with serve(Upstream()) as url:
+        (echoed,) = call_all(data, url + "/api/v2/?k=1", [("echo", {"q": "x y"})], {})
+    assert echoed.structured_content == {"path": "/api/v2/echo", "query": "k=1&q=x+y", "label": None}
+
+
+def test_argument_errors_name_the_argument(data: Any) -> None:
+    with serve(Upstream()) as url:
+        header, long_query = call_all(data, url, [("echo", {"X_Label": "café"}), ("echo", {"q": "x" * 10_000_000})], {})
+    assert header.is_error and text(header) == (
+        "argument 'X_Label' (header X-Label): HTTP header values must be ASCII; 'é' at position 3 is not"
+    )
+    assert long_query.is_error and "argument 'q' (10,000,002 characters)" in text(long_query)
+    assert "over the limit of 32,768" in text(long_query)
+
+
+def test_token_endpoint_failures_name_the_endpoint(data: Any) -> None:
+    env = {"RUNTIME_CC_CLIENT_ID": "client", "RUNTIME_CC_CLIENT_SECRET": SECRET}
+    with serve(Upstream(token=b'{"token_type": "bearer"}')) as url:
+        (no_token,) = call_all(data, url, [("getJson", {})], env)
+        refused_url = f"http://127.0.0.1:{free_port()}/token"
+        (refused,) = call_all(data, url, [("getJson", {})], env, token_url=refused_url)
+    assert no_token.is_error and text(no_token) == (
+        f"the OAuth2 token endpoint {url}/token answered without an access_token (HTTP 200)"
+    )
+    assert refused.is_error and text(refused).startswith(f"the OAuth2 token request to {refused_url} failed: Connect")
+    assert SECRET not in text(no_token) + text(refused)
+
+
+def test_missing_credentials_are_named_when_the_api_refuses(data: Any) -> None:
+    with serve(Upstream()) as url:
+        (refused,) = call_all(data, url, [("getJson", {})], {})
+    assert refused.is_error and text(refused).startswith("HTTP 401")
+    assert "no credentials are configured for this operation: set RUNTIME_CC_TOKEN" in text(refused)
