@@ -96,9 +96,10 @@ def _list_tools(src: Path, package: str) -> int:
 def sweep_one(path_text: str, base: str) -> dict[str, Any]:
     """Everything about one document (runs in a worker process)."""
     from mcpforge.errors import MCPForgeError
-    from mcpforge.generate import GenerateOptions, generate
+    from mcpforge.openapi.load import load_document
+    from mcpforge.options import Options
+    from mcpforge.pipeline import generate
     from mcpforge.render.write import write_tree
-    from mcpforge.spec.load import load_document
 
     path = Path(path_text)
     record: dict[str, Any] = {"document": str(path.relative_to(base))}
@@ -108,7 +109,7 @@ def sweep_one(path_text: str, base: str) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="sweep-"))
     try:
         try:
-            result = generate(GenerateOptions(spec=path))
+            result = generate(Options(spec=path))
         except MCPForgeError as exc:
             record |= {"outcome": "refused", "code": type(exc).__name__, "message": exc.render()[:300]}
             return record

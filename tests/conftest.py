@@ -38,3 +38,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden")) or os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests under ``tests/e2e`` (installed servers, Prism, Node tools, real peers) are marked ``e2e``."""
+    e2e = pytest.mark.e2e
+    for item in items:
+        if "e2e" in item.path.parts:
+            item.add_marker(e2e)

@@ -14,14 +14,14 @@ from typing import Any
 
 import uvicorn
 
-from mcpforge.config import generate_options, load_config, resolve
+from mcpforge.config import load_config, resolve_options
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.generate import GenerateOptions, generate
-from mcpforge.options import BuildOptions, Selection
+from mcpforge.openapi.load import load_document
+from mcpforge.openapi.model import ApiModel
+from mcpforge.openapi.parse import parse_api
+from mcpforge.options import Options
+from mcpforge.pipeline import generate
 from mcpforge.render.write import write_tree
-from mcpforge.spec.load import load_document
-from mcpforge.spec.model import ApiSpec
-from mcpforge.spec.parse import parse_spec
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 
@@ -32,15 +32,15 @@ def write_spec(tmp_path: Path, text: str, name: str = "openapi.yaml") -> Path:
     return path
 
 
-def parse(path: Path) -> tuple[ApiSpec, Diagnostics]:
+def parse(path: Path) -> tuple[ApiModel, Diagnostics]:
     diags = Diagnostics()
-    return parse_spec(load_document(path), diags), diags
+    return parse_api(load_document(path), diags), diags
 
 
-def build(path: Path, options: BuildOptions | None = None) -> tuple[ToolSet, Diagnostics]:
+def build(path: Path, options: Options | None = None) -> tuple[ToolSet, Diagnostics]:
     api, diags = parse(path)
     # Unit tests look at every operation, deprecated ones included (their default exclusion has its own tests).
-    options = options or BuildOptions(selection=Selection(include_deprecated=True))
+    options = options or Options(include_deprecated=True)
     return build_tools(api, options, diags), diags
 
 
@@ -95,8 +95,7 @@ def write_project(spec: Path, out: Path) -> str:
     return next(f.path.split("/")[1] for f in result.files if f.path.endswith("/tools.json"))
 
 
-def case_options(spec: Path) -> GenerateOptions:
+def case_options(spec: Path) -> Options:
     """Options for a fixture spec: its folder's ``mcpforge.toml`` when there is one, else the defaults."""
     config = spec.parent / "mcpforge.toml"
-    values = resolve({"spec": spec}, load_config(config) if config.is_file() else {})
-    return generate_options(values)
+    return resolve_options({"spec": spec}, load_config(config) if config.is_file() else {})

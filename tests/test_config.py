@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from conftest import ROOT
 from mcpforge.cli import main
-from mcpforge.config import OPTIONS, options_table
+from mcpforge.options import OPTIONS, options_table
 
 SPEC = """
 openapi: 3.0.3
@@ -105,7 +105,7 @@ def test_config_errors_name_the_file_and_key(tmp_path: Path) -> None:
     assert code == 1 and "overrides.'x'.rename" in text
     (tmp_path / "mcpforge.toml").unlink()
     code, text = invoke(tmp_path, "generate")
-    assert code == 1 and "no output directory given" in text
+    assert code == 1 and "no SPEC given" in text
 
 
 def test_unknown_override_and_invalid_x_mcp_are_warnings(tmp_path: Path) -> None:
@@ -119,8 +119,22 @@ def test_unknown_override_and_invalid_x_mcp_are_warnings(tmp_path: Path) -> None
 
 def test_readme_documents_every_option_in_one_table() -> None:
     readme = (ROOT / "README.md").read_text()
-    assert options_table() in readme, "README options table is stale: paste mcpforge.config.options_table()"
-    assert all(f"`{option.key}`" in readme for option in OPTIONS)
+    assert options_table() in readme, "README options table is stale: paste mcpforge.options.options_table()"
+    assert all(f"`{option.key}`" in readme for option in OPTIONS if option.key != "overrides")
+    assert '`[overrides."<operationId or METHOD /path>"]`' in readme
+
+
+def test_every_option_is_a_flag_of_every_command_that_reads_a_spec() -> None:
+    for command in ("generate", "validate", "lint", "budget"):
+        result = CliRunner().invoke(main, [command, "--help"], terminal_width=200)
+        assert result.exit_code == 0
+        for option in OPTIONS:
+            if option.only == "file" or (option.only == "generate" and command != "generate"):
+                continue
+            expected = "SPEC" if option.key == "spec" and command in ("generate", "validate") else f"--{option.key}"
+            if option.key == "spec" and command in ("lint", "budget"):
+                expected = "TARGET"
+            assert expected in result.output, (command, option.key)
 
 
 def test_budget_thresholds_warn(tmp_path: Path) -> None:

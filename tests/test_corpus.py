@@ -16,8 +16,9 @@ import pytest
 from conftest import CORPUS
 from mcpforge.diagnostics import Effect
 from mcpforge.errors import MCPForgeError
-from mcpforge.generate import GenerateOptions, generate
-from mcpforge.spec.model import HTTP_METHODS
+from mcpforge.openapi.model import HTTP_METHODS
+from mcpforge.options import Options
+from mcpforge.pipeline import generate
 
 DOCS = sorted(p for p in (CORPUS / "dev").glob("*") if p.suffix in (".json", ".yaml"))
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -70,7 +71,7 @@ def assert_provider_oracles(files: Any) -> None:
         assert isinstance(tool["strict"], bool)
     for tool in by_path["manifests/anthropic.json"]:
         assert tool["input_schema"]["type"] == "object" and not {"oneOf", "anyOf", "allOf"} & set(tool["input_schema"])
-    from mcpforge.convert import to_anthropic
+    from mcpforge.targets.convert import to_anthropic
 
     for tool in to_anthropic(by_path["manifests/mcp-tools.json"], strict=True)[0]:
         if tool.get("strict"):
@@ -85,10 +86,10 @@ def test_corpus_is_present() -> None:
 def test_corpus_document(path: Path) -> None:
     if path.name in REFUSED:
         with pytest.raises(MCPForgeError) as info:
-            generate(GenerateOptions(spec=path))
+            generate(Options(spec=path))
         assert "\n" not in info.value.message
         return
-    result = generate(GenerateOptions(spec=path))
+    result = generate(Options(spec=path))
     manifest = json.loads(next(f.content for f in result.files if f.path == "manifests/mcp-tools.json"))
     names = [t["name"] for t in manifest]
     assert len(names) == len(set(names))

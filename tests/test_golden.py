@@ -16,7 +16,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from helpers import case_options
 from mcpforge.diagnostics import format_text
-from mcpforge.generate import generate
+from mcpforge.pipeline import generate
 from mcpforge.render.project import runtime_sources
 
 CASES = sorted(p for p in (FIXTURES / "golden").iterdir() if p.is_dir())

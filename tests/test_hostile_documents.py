@@ -16,7 +16,8 @@ import pytest
 
 from helpers import write_spec
 from mcpforge.errors import MCPForgeError, RefError, SpecReadError
-from mcpforge.generate import GenerateOptions, generate
+from mcpforge.options import Options
+from mcpforge.pipeline import generate
 
 HEAD = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\n'
 
@@ -24,7 +25,7 @@ HEAD = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\n'
 def refused(spec: Path, error: type[MCPForgeError], fragment: str, *, seconds: float = 5.0) -> MCPForgeError:
     started = time.perf_counter()
     with pytest.raises(error) as info:
-        generate(GenerateOptions(spec=spec))
+        generate(Options(spec=spec))
     assert time.perf_counter() - started < seconds
     assert fragment in info.value.render() and "\n" not in info.value.message
     return info.value
@@ -132,7 +133,7 @@ def test_exponential_ref_fan_out_stays_linear(tmp_path: Path) -> None:
     spec = tmp_path / "fan.json"
     spec.write_text(json.dumps(document))
     started = time.perf_counter()
-    result = generate(GenerateOptions(spec=spec))
+    result = generate(Options(spec=spec))
     assert time.perf_counter() - started < 10
     assert sum(len(f.data) for f in result.files) < 5_000_000
     tool = json.loads(next(f.data for f in result.files if f.path == "manifests/mcp-tools.json"))[0]
@@ -154,6 +155,6 @@ def test_thousands_of_operations_and_enormous_strings_generate_in_bounded_time(t
     spec = tmp_path / "many.json"
     spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "many", "version": "1"}, "paths": paths}))
     started = time.perf_counter()
-    result = generate(GenerateOptions(spec=spec))
+    result = generate(Options(spec=spec))
     assert time.perf_counter() - started < 20
     assert len(result.toolset.tools) == 3_000 and len(result.toolset.tools[0].description) <= 300

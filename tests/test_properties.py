@@ -20,7 +20,8 @@ from jsonschema import Draft202012Validator
 
 from e2e.argsynth import arguments
 from mcpforge.diagnostics import Severity
-from mcpforge.generate import GenerateOptions, GenerationResult, generate
+from mcpforge.options import Options
+from mcpforge.pipeline import GenerationResult, generate
 from mcpforge.targets.lint import detect_format, lint_manifest
 from strategies import documents
 
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _http_module() -> ModuleType:
     """The generated ``http.py`` (stdlib only, identical in every generated package)."""
-    result = generate(GenerateOptions(spec=ROOT / "examples" / "petstore.yaml"))
+    result = generate(Options(spec=ROOT / "examples" / "petstore.yaml"))
     folder = Path(tempfile.mkdtemp(prefix="mcpforge-http-"))
     path = folder / "generated_http.py"
     path.write_text(next(f.text for f in result.files if f.path.endswith("/http.py")), encoding="utf-8")
@@ -47,7 +48,7 @@ HTTP = _http_module()
 def generate_document(document: dict[str, Any], tmp: Path) -> GenerationResult:
     spec = tmp / "openapi.json"
     spec.write_text(json.dumps(document), encoding="utf-8")
-    return generate(GenerateOptions(spec=spec))
+    return generate(Options(spec=spec))
 
 
 @settings(

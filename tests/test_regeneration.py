@@ -72,7 +72,7 @@ def test_check_reports_changes_and_regeneration_keeps_names(tmp_path: Path) -> N
     lock = json.loads((out / "mcpforge.lock").read_text())
     assert lock["tools"] == {"GET /a": "get_a", "GET /b": "listB", "POST /c": "makeC"}
     assert lock["spec"]["name"] == "shop.yaml" and len(lock["spec"]["sha256"]) == 64
-    assert lock["options"]["build"]["max_tool_name_length"] == 64 and lock["version"]
+    assert lock["options"]["max-tool-name-length"] == 64 and lock["version"]
     assert run("generate", str(spec), "-o", str(out), "--check") == (
         0,
         "0 file(s) out of date; 0 tool change(s)\n" f"{out} is up to date\n",

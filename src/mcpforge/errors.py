@@ -1,8 +1,8 @@
 """Fatal errors: problems that stop a run before anything is written.
 
 Every error carries a one-line message, an optional location (a JSON pointer into the
-spec, or a file path) and a hint saying what to do. ``cli.py`` turns them into one clear
-message and a non-zero exit code; nothing else catches them.
+spec, or a file path) and a hint saying what to do. The CLI group (``mcpforge.cli.Group``) turns them into one
+clear message and a non-zero exit code; nothing else catches them.
 
 Exception tree::
 

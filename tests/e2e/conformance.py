@@ -21,12 +21,12 @@ import httpx
 
 from e2e.argsynth import arguments
 from e2e.harness import PrismServer
-from mcpforge.generate import GenerateOptions, generate
-from mcpforge.options import BuildOptions
+from mcpforge.openapi.load import parse_text
+from mcpforge.options import Options
+from mcpforge.pipeline import generate
 from mcpforge.runtime import toolcalls
 from mcpforge.runtime.api import Api
 from mcpforge.runtime.settings import Settings
-from mcpforge.spec.load import parse_text
 
 
 @dataclass
@@ -120,7 +120,7 @@ def generated_contract(spec: Path) -> Any:
     schema allows is serialised as the document says, and a size-trimmed schema (an open object
     in place of a deep definition) cannot promise that for the fields it no longer lists.
     """
-    result = generate(GenerateOptions(spec=spec, build=BuildOptions(max_schema_bytes=0)))
+    result = generate(Options(spec=spec, max_schema_bytes=0))
     return json.loads(next(f.data for f in result.files if f.path.endswith("/tools.json")))
 
 

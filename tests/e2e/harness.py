@@ -19,7 +19,7 @@ import httpx
 
 from conftest import ROOT
 from helpers import case_options, free_port
-from mcpforge.generate import generate
+from mcpforge.pipeline import generate
 from mcpforge.render.write import write_tree
 
 NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"

@@ -23,7 +23,7 @@ from openai.types.responses.response_input_param import FunctionCallOutput
 from conftest import ROOT
 from e2e.harness import Project, http_server, pip, server_env
 from helpers import free_port
-from mcpforge.client.hub import ServerSpec, ToolHub
+from mcpforge.client.hub import ServerTarget, ToolHub
 
 TOKEN = "agents-e2e-upstream-token"
 BRIDGE = "bridge-token-0123456789abcdef"
@@ -246,9 +246,9 @@ def test_third_party_server_and_aggregation_with_collisions(
 
     env = server_env(petstore, petstore_prism, {f"{petstore.prefix}_BEARERAUTH_TOKEN": TOKEN})
     servers = [
-        ServerSpec.stdio(str(time_server), name="clock"),
-        ServerSpec.stdio(str(petstore.command), name="a", env=env),
-        ServerSpec.stdio(str(petstore.command), name="b", env=env),
+        ServerTarget.stdio(str(time_server), name="clock"),
+        ServerTarget.stdio(str(petstore.command), name="a", env=env),
+        ServerTarget.stdio(str(petstore.command), name="b", env=env),
     ]
 
     async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

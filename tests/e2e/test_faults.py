@@ -25,7 +25,8 @@ from mcp.client.streamable_http import streamable_http_client
 from conftest import FIXTURES
 from e2e.harness import wait_for_port
 from helpers import free_port, serve
-from mcpforge.generate import GenerateOptions, generate
+from mcpforge.options import Options
+from mcpforge.pipeline import generate
 from mcpforge.render.write import write_tree
 
 API_KEY = "key-4f9a0c2e7b1d"
@@ -88,7 +89,7 @@ class Misbehaving:
 @pytest.fixture(scope="module")
 def faults_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("faults") / "gen"
-    write_tree(generate(GenerateOptions(spec=FIXTURES / "specs" / "faults.yaml")).files, out)
+    write_tree(generate(Options(spec=FIXTURES / "specs" / "faults.yaml")).files, out)
     return out
 
 

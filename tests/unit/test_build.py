@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from conftest import FIXTURES
 from helpers import build, tool, write_spec
-from mcpforge.options import BuildOptions
-from mcpforge.tools.build import body_kind
+from mcpforge.diagnostics import Diagnostics
+from mcpforge.options import Options
+from mcpforge.pipeline import build as pipeline_build
+from mcpforge.runtime.media import media_kind
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 
@@ -65,7 +68,7 @@ def test_output_schema_is_an_object_and_wrapped_otherwise() -> None:
         },
     }
     assert tool(toolset, "deletePet").output_schema is None
-    no_outputs, _ = build(PETSTORE, BuildOptions(output_schemas=False))
+    no_outputs, _ = build(PETSTORE, Options(output_schemas=False))
     assert all(t.output_schema is None for t in no_outputs.tools)
 
 
@@ -105,7 +108,7 @@ def test_long_descriptions_are_cut_at_word_boundaries(tmp_path: Path) -> None:
               responses: {{"200": {{description: ok}}}}
     """,
     )
-    toolset, _ = build(spec, BuildOptions(summary_max=50, description_max=120))
+    toolset, _ = build(spec, Options(summary_max=50, description_max=120))
     a = toolset.tools[0]
     assert len(a.description) <= 120 and a.description.endswith("…")
     assert a.title is not None and len(a.title) <= 50
@@ -130,9 +133,36 @@ def test_form_multipart_text_and_binary_bodies() -> None:
 
 
 def test_body_kinds() -> None:
-    assert body_kind("application/vnd.api+json; charset=utf-8") == "json"
-    assert body_kind("*/*") == "json"
-    assert body_kind("application/x-www-form-urlencoded") == "form"
-    assert body_kind("multipart/form-data") == "multipart"
-    assert body_kind("application/atom+xml") == "text"
-    assert body_kind("image/png") == "binary"
+    assert media_kind("application/vnd.api+json; charset=utf-8") == "json"
+    assert media_kind("*/*") == "json"
+    assert media_kind("application/x-www-form-urlencoded") == "form"
+    assert media_kind("multipart/form-data") == "multipart"
+    assert media_kind("application/atom+xml") == "text"
+    assert media_kind("image/png") == "binary"
+
+
+def test_argument_description_max_reaches_descriptions_inside_schemas(tmp_path: Path) -> None:
+    long = " ".join(f"word{i}" for i in range(60))
+    spec = write_spec(
+        tmp_path,
+        f"""
+        openapi: 3.0.3
+        info: {{title: t, version: "1"}}
+        paths:
+          /a:
+            post:
+              operationId: a
+              parameters:
+                - {{name: q, in: query, schema: {{type: string, description: "{long}"}}}}
+              requestBody:
+                content:
+                  application/json:
+                    schema: {{type: object, properties: {{x: {{type: string, description: "{long}"}}}}}}
+              responses: {{"200": {{description: ok}}}}
+    """,
+    )
+    diags = Diagnostics()
+    built = pipeline_build(Options(spec=spec, argument_description_max=40), diags)
+    schema: Any = built.toolset.tools[0].input_schema
+    assert len(schema["properties"]["q"]["description"]) <= 40
+    assert len(schema["properties"]["body"]["properties"]["x"]["description"]) <= 40

@@ -9,8 +9,8 @@ import pytest
 
 from helpers import build, parse, write_spec
 from mcpforge.errors import RefError, SpecFormatError, SpecReadError
-from mcpforge.spec.load import LoadLimits, load_document, parse_text
-from mcpforge.spec.model import Dialect
+from mcpforge.openapi.load import LoadLimits, load_document, parse_text
+from mcpforge.openapi.model import Dialect
 
 MINI = """
 openapi: 3.0.0

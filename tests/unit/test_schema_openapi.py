@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from mcpforge.errors import RefError
-from mcpforge.schema.openapi import Direction, SchemaConverter
-from mcpforge.spec.model import Dialect
-from mcpforge.spec.refs import RefResolver
+from mcpforge.openapi.convert import Direction, SchemaConverter
+from mcpforge.openapi.model import Dialect
+from mcpforge.openapi.refs import RefResolver
 
 
 def _converter(components: dict[str, Any], dialect: Dialect = Dialect.OPENAPI_30) -> SchemaConverter:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from helpers import build, write_spec
 from mcpforge.naming import aggregate_tool_names, toolset_name
-from mcpforge.options import BuildOptions, Override, Selection
+from mcpforge.options import Options, Override
 
 SPEC = """
 openapi: 3.0.3
@@ -24,20 +24,20 @@ paths:
 """
 
 
-def names(tmp_path: Path, selection: Selection) -> list[str]:
-    toolset, _ = build(write_spec(tmp_path, SPEC), BuildOptions(selection=selection))
+def names(tmp_path: Path, options: Options) -> list[str]:
+    toolset, _ = build(write_spec(tmp_path, SPEC), options)
     return [t.name for t in toolset.tools]
 
 
 def test_filters_combine(tmp_path: Path) -> None:
-    assert names(tmp_path, Selection()) == ["issues_list", "issues_create", "pulls_list"]
-    assert names(tmp_path, Selection(include_deprecated=True))[-1] == "legacy"
-    assert names(tmp_path, Selection(include_tags=("pull_requests",))) == ["pulls_list"]
-    assert names(tmp_path, Selection(include_tags=("Pull Requests",))) == ["pulls_list"]
-    assert names(tmp_path, Selection(exclude_tags=("issues",))) == ["pulls_list"]
-    assert names(tmp_path, Selection(include_operations=("*_list",))) == ["issues_list", "pulls_list"]
-    assert names(tmp_path, Selection(include_paths=("/repos/*/issues",), methods=("POST",))) == ["issues_create"]
-    assert names(tmp_path, Selection(exclude_paths=("*/pulls",), exclude_operations=("issues_c*",))) == ["issues_list"]
+    assert names(tmp_path, Options()) == ["issues_list", "issues_create", "pulls_list"]
+    assert names(tmp_path, Options(include_deprecated=True))[-1] == "legacy"
+    assert names(tmp_path, Options(include_tags=("pull_requests",))) == ["pulls_list"]
+    assert names(tmp_path, Options(include_tags=("Pull Requests",))) == ["pulls_list"]
+    assert names(tmp_path, Options(exclude_tags=("issues",))) == ["pulls_list"]
+    assert names(tmp_path, Options(include_operations=("*_list",))) == ["issues_list", "pulls_list"]
+    assert names(tmp_path, Options(include_paths=("/repos/*/issues",), methods=("POST",))) == ["issues_create"]
+    assert names(tmp_path, Options(exclude_paths=("*/pulls",), exclude_operations=("issues_c*",))) == ["issues_list"]
 
 
 def test_overrides_by_operation_id_or_method_and_path(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_overrides_by_operation_id_or_method_and_path(tmp_path: Path) -> None:
         "POST /repos/{id}/issues": Override(exclude=True),
         "pulls_list": Override(name="issues_list"),  # a free name once issues_list is renamed
     }
-    assert names(tmp_path, Selection(overrides=overrides)) == ["list_issues", "issues_list"]
+    assert names(tmp_path, Options(overrides=overrides)) == ["list_issues", "issues_list"]
 
 
 def test_toolset_names_and_aggregation() -> None:

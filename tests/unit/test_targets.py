@@ -12,8 +12,8 @@ from openai.types.chat import ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
-from mcpforge.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
 from mcpforge.targets.anthropic import anthropic_strict_schema
+from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
 from mcpforge.targets.openai import openai_parameters
 from mcpforge.targets.openai_strict import NotStrict, strict_schema
 

@@ -22,17 +22,17 @@ from mcp import ClientSession, StdioServerParameters, stdio_client, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from mcpforge.convert import convert_tools
 from mcpforge.naming import aggregate_tool_names
 from mcpforge.runtime import toolcalls
+from mcpforge.targets.convert import convert_tools
 
-__all__ = ["HubTool", "ServerSpec", "ToolHub"]
+__all__ = ["HubTool", "ServerTarget", "ToolHub"]
 
 _NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)=(.+)$", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ServerSpec:
+class ServerTarget:
     """How to reach one MCP server: a stdio command, or a streamable HTTP URL with headers."""
 
     name: str
@@ -44,7 +44,7 @@ class ServerSpec:
     @classmethod
     def stdio(
         cls, command: str | Sequence[str], *, name: str | None = None, env: Mapping[str, str] | None = None
-    ) -> ServerSpec:
+    ) -> ServerTarget:
         """A server started as a subprocess (``command`` is split like a shell would)."""
         argv = tuple(shlex.split(command) if isinstance(command, str) else command)
         if not argv:
@@ -52,7 +52,7 @@ class ServerSpec:
         return cls(name=name or argv[0].rsplit("/", 1)[-1], command=argv, env=env)
 
     @classmethod
-    def http(cls, url: str, *, name: str | None = None, headers: Mapping[str, str] | None = None) -> ServerSpec:
+    def http(cls, url: str, *, name: str | None = None, headers: Mapping[str, str] | None = None) -> ServerTarget:
         """A server at a streamable HTTP endpoint (for example ``http://127.0.0.1:8000/mcp``)."""
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -67,7 +67,7 @@ class ServerSpec:
         http: bool,
         headers: Mapping[str, str] | None = None,
         env: Mapping[str, str] | None = None,
-    ) -> ServerSpec:
+    ) -> ServerTarget:
         """``[NAME=]COMMAND`` or ``[NAME=]URL`` as the command line takes them."""
         match = _NAMED.match(text)
         name, target = (match.group(1), match.group(2)) if match else (None, text)
@@ -89,7 +89,7 @@ class ToolHub:
 
     def __init__(
         self,
-        servers: Sequence[ServerSpec],
+        servers: Sequence[ServerTarget],
         *,
         max_name_length: int = 64,
         concurrency: int = 8,
@@ -110,10 +110,10 @@ class ToolHub:
     async def __aenter__(self) -> ToolHub:
         try:
             listed: list[tuple[str, types.Tool]] = []
-            for spec in self._servers:
-                session = await self._connect(spec)
-                self._sessions[spec.name] = session
-                listed += [(spec.name, tool) for tool in await _list_all(session)]
+            for target in self._servers:
+                session = await self._connect(target)
+                self._sessions[target.name] = session
+                listed += [(target.name, tool) for tool in await _list_all(session)]
         except BaseException:
             await self._stack.aclose()
             raise
@@ -129,7 +129,7 @@ class ToolHub:
     ) -> None:
         await self._stack.aclose()
 
-    async def _connect(self, server: ServerSpec) -> ClientSession:
+    async def _connect(self, server: ServerTarget) -> ClientSession:
         if server.url is not None:
             client = await self._stack.enter_async_context(create_mcp_http_client(headers=dict(server.headers)))
             read, write = await self._stack.enter_async_context(streamable_http_client(server.url, http_client=client))

@@ -18,12 +18,12 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from mcpforge.budget import Budget, estimate_tokens
 from mcpforge.diagnostics import Diagnostic, Effect
 from mcpforge.naming import project_names
 from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.runtime.contract import ServerConfig
 from mcpforge.runtime.settings import documented
+from mcpforge.targets.budget import Budget, estimate_tokens
 from mcpforge.targets.runtime import runtime_contract
 from mcpforge.text import bounded
 from mcpforge.tools.model import ToolSet

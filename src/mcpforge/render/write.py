@@ -6,7 +6,6 @@ so an interrupted run leaves either the old output or the new one, never a mix.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -15,21 +14,9 @@ from pathlib import Path
 
 from mcpforge.errors import OutputError
 from mcpforge.render.files import RenderedFile
+from mcpforge.render.lock import LOCK_FILE, read_lock
 
-__all__ = ["LOCK_FILE", "previous_files", "write_tree"]
-
-LOCK_FILE = "mcpforge.lock"
-
-
-def previous_files(out_dir: Path) -> set[str] | None:
-    """Files the previous run recorded in its lock file (None when there is no readable lock)."""
-    lock = out_dir / LOCK_FILE
-    try:
-        data = json.loads(lock.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    files = data.get("files") if isinstance(data, dict) else None
-    return {f for f in files if isinstance(f, str)} if isinstance(files, list) else None
+__all__ = ["write_tree"]
 
 
 def _existing(out_dir: Path) -> set[str]:
@@ -44,7 +31,8 @@ def _check_target(out_dir: Path, *, force: bool) -> None:
     existing = _existing(out_dir)
     if not existing or force:
         return
-    ours = (previous_files(out_dir) or set()) | {LOCK_FILE}
+    lock = read_lock(out_dir)
+    ours = set(lock.files if lock else ()) | {LOCK_FILE}
     foreign = sorted(f for f in existing - ours if "__pycache__" not in f and not f.endswith(".pyc"))
     if foreign:
         shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")

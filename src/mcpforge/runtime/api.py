@@ -18,6 +18,7 @@ from mcp import types
 
 from .contract import ToolEntry, ToolsFile, select_tools
 from .credentials import Credentials, TokenCache, redaction_secrets
+from .defs import deref
 from .http import ArgumentError, PreparedRequest, prepare_request
 from .redact import Redactor
 from .results import Response, error_result, response_result
@@ -27,7 +28,6 @@ __all__ = ["Api", "drop_injected_nulls", "http_client"]
 
 logger = logging.getLogger(__name__)
 _COOKIE_SAFE = "-._~!$&'()*+/:=?@[]^`{|}"
-_MAX_REF_HOPS = 32
 _SHOWN_ERRORS = 5
 
 
@@ -40,16 +40,8 @@ def http_client(settings: Settings) -> httpx.AsyncClient:
     return httpx.AsyncClient(timeout=timeout, follow_redirects=False)
 
 
-def _deref(schema: Any, defs: Mapping[str, Any]) -> Any:
-    for _ in range(_MAX_REF_HOPS):
-        if not (isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str)):
-            return schema
-        schema = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
-    return {}
-
-
 def _allows_null(schema: Any, defs: Mapping[str, Any]) -> bool:
-    schema = _deref(schema, defs)
+    schema = deref(schema, defs)
     if not isinstance(schema, Mapping):
         return schema is True
     kind = schema.get("type")
@@ -69,7 +61,7 @@ def drop_injected_nulls(value: Any, schema: Any, defs: Mapping[str, Any]) -> Any
     OpenAI strict mode makes every property required and nullable; a model then sends
     ``null`` for "not given". The API must see the property absent, as in a non-strict call.
     """
-    schema = _deref(schema, defs)
+    schema = deref(schema, defs)
     if not isinstance(schema, Mapping):
         return value
     if isinstance(value, dict):

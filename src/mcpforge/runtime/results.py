@@ -17,6 +17,7 @@ from typing import Any
 from mcp import types
 
 from .contract import ToolEntry
+from .media import base_media_type, is_json, media_kind
 from .redact import Redactor
 
 __all__ = ["EXCERPT", "Response", "error_result", "response_result", "text_result"]
@@ -38,7 +39,7 @@ class Response:
     @property
     def media(self) -> str:
         """The media type, lower case, without parameters."""
-        return self.content_type.split(";")[0].strip().lower()
+        return base_media_type(self.content_type)
 
     def text(self) -> str:
         """The body decoded with its charset (UTF-8 when absent or unknown), bad bytes replaced."""
@@ -69,15 +70,6 @@ def _charset(content_type: str) -> str:
     return "utf-8"
 
 
-def is_json(media: str) -> bool:
-    """Whether a media type carries JSON."""
-    return media == "application/json" or media.endswith("+json")
-
-
-def _is_text(media: str) -> bool:
-    return media.startswith("text/") or media.endswith(("+xml", "/xml", "/yaml", "/x-yaml", "/csv")) or not media
-
-
 OutputCheck = Callable[[Mapping[str, Any]], str | None]
 
 
@@ -99,7 +91,8 @@ def response_result(
     if not response.body:
         text = f"HTTP {response.status} {response.reason}".rstrip() + ": no content."
         return text_result(text, error=False, structured=empty)
-    if is_json(media):
+    kind = media_kind(media) if media else "text"
+    if kind == "json":
         if response.truncated:
             return text_result(redact(response.text()) + note, error=False, structured=empty)
         try:
@@ -120,7 +113,7 @@ def response_result(
     if media.startswith("image/") and not response.truncated:
         image = types.ImageContent(type="image", data=base64.b64encode(response.body).decode("ascii"), mime_type=media)
         return types.CallToolResult(content=[image], structured_content=empty, is_error=False)
-    if _is_text(media):
+    if kind == "text":
         return text_result(redact(response.text()) + note, error=False, structured=empty)
     blob = types.BlobResourceContents(
         uri=response.url, mime_type=media or None, blob=base64.b64encode(response.body).decode("ascii")

@@ -1,1 +1,14 @@
-"""JSON Schema: conversion from OpenAPI schemas, and bundling of definitions."""
+"""Pure JSON Schema work: bundling ``$defs`` and output shapes.
+
+Nothing here knows about OpenAPI; the modules import only each other and the runtime's shared
+``$defs`` follower (:mod:`mcpforge.runtime.defs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["JsonSchema"]
+
+JsonSchema = Mapping[str, Any] | bool

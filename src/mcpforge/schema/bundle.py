@@ -20,36 +20,14 @@ from typing import Any
 
 import orjson
 
-from mcpforge.spec.model import JsonSchema
+from mcpforge.runtime.defs import ref_name
+from mcpforge.schema import JsonSchema
 
-__all__ = ["REF_PREFIX", "Bundled", "DefinitionIndex", "bundle", "deref", "referenced_names"]
+__all__ = ["Bundled", "DefinitionIndex", "bundle", "referenced_names"]
 
-REF_PREFIX = "#/$defs/"
 # Siblings of a $ref that only annotate: a reference carrying only these can still be inlined.
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated"})
 _SMALL = 48  # a definition this short (as JSON) costs less inline than as a reference
-
-
-_MAX_REF_HOPS = 32
-
-
-def deref(node: Any, defs: Mapping[str, Any]) -> Any:
-    """``node`` with ``#/$defs/`` references followed; ``{}`` (anything) for other or cyclic ones."""
-    for _ in range(_MAX_REF_HOPS):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
-            return node
-        ref = node["$ref"]
-        if not ref.startswith(REF_PREFIX):
-            return {}
-        node = defs.get(ref[len(REF_PREFIX) :], {})
-    return {}
-
-
-def _ref_name(node: Mapping[str, Any]) -> str | None:
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith(REF_PREFIX):
-        return ref[len(REF_PREFIX) :]
-    return None
 
 
 def _merge(body: Any, siblings: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -88,7 +66,7 @@ def referenced_names(schema: Any, defs: Mapping[str, Any] | None = None) -> list
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            name = _ref_name(node)
+            name = ref_name(node)
             if name is not None:
                 siblings = {k: v for k, v in node.items() if k != "$ref"}
                 pinned = bool(siblings) and (defs is None or _merge(defs.get(name), siblings) is None)
@@ -264,7 +242,7 @@ def bundle(
 
     def expand(node: Any) -> Any:
         if isinstance(node, dict):
-            name = _ref_name(node)
+            name = ref_name(node)
             if name is not None and name in stubs:
                 siblings = {k: v for k, v in node.items() if k in ANNOTATIONS}
                 return {**stubs[name], **siblings}
@@ -294,8 +272,8 @@ def bundle(
 
     root: Any = expand(schema)
     kept = [name for name in order if name not in inline]
-    if isinstance(root, dict) and _ref_name(root) in kept and len(root) == 1:
-        root = expand(table[_ref_name(root) or ""])  # a recursive root: start from its body
+    if isinstance(root, dict) and ref_name(root) in kept and len(root) == 1:
+        root = expand(table[ref_name(root) or ""])  # a recursive root: start from its body
     if not kept or not isinstance(root, dict):
         return Bundled(root, tuple(reversed(omitted)))
     return Bundled({**root, "$defs": {name: expand(table[name]) for name in kept}}, tuple(reversed(omitted)))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.schema.bundle import deref
-from mcpforge.spec.model import JsonSchema
+from mcpforge.runtime.defs import deref
+from mcpforge.schema import JsonSchema
 
 __all__ = ["shape"]
 

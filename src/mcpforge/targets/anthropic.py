@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.runtime.defs import REF_PREFIX
 from mcpforge.targets.openai_strict import NotStrict
 from mcpforge.targets.roots import fold_root
 
@@ -23,7 +24,6 @@ __all__ = ["ANTHROPIC_FORMATS", "anthropic_strict_schema", "anthropic_tool"]
 ANTHROPIC_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
 )
-_REF_PREFIX = "#/$defs/"
 
 
 def anthropic_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
@@ -55,7 +55,7 @@ def _merge_all_of(
     for raw in node.pop("allOf"):
         part = raw
         while isinstance(part, dict) and "$ref" in part:
-            name = str(part["$ref"])[len(_REF_PREFIX) :]
+            name = str(part["$ref"])[len(REF_PREFIX) :]
             if name in seen or name not in defs:
                 raise NotStrict("a recursive or unresolvable reference", path)
             part = {**defs[name], **{k: v for k, v in part.items() if k != "$ref"}}
@@ -82,7 +82,7 @@ def _convert(node: Any, defs: Mapping[str, Any], path: tuple[str, ...], seen: tu
         raise NotStrict("a node that accepts any value", path)
     node = dict(node)
     if "$ref" in node:
-        name = str(node["$ref"])[len(_REF_PREFIX) :]
+        name = str(node["$ref"])[len(REF_PREFIX) :]
         if name in seen or name not in defs:
             raise NotStrict("a recursive or unresolvable reference", path)
         merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.runtime.defs import REF_PREFIX
+
 __all__ = ["gemini_declaration", "gemini_schema"]
 
 _DROP = frozenset({"$schema", "$id", "examples", "discriminator", "default", "$comment", "deprecated"})
-_REF_PREFIX = "#/$defs/"
 _SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
 _SCHEMA_VALUES = frozenset(
     {
@@ -42,7 +43,7 @@ def _convert(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
     if not isinstance(node, dict):
         return node
     if "$ref" in node and len(node) > 1:
-        name = str(node["$ref"])[len(_REF_PREFIX) :]
+        name = str(node["$ref"])[len(REF_PREFIX) :]
         if name in defs and name not in seen:
             merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
             return _convert(merged, defs, (*seen, name))

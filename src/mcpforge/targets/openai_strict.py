@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.runtime.defs import REF_PREFIX
+
 __all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "has_lookaround", "strict_schema"]
 
 ALLOWED_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
@@ -52,7 +54,6 @@ _MAX_DEPTH = 10
 _MAX_PROPERTIES = 5000
 _MAX_ENUM_VALUES = 1000
 _MAX_STRING_BUDGET = 120_000
-_REF_PREFIX = "#/$defs/"
 
 
 class NotStrict(ValueError):
@@ -126,9 +127,9 @@ class _Strictifier:
         """A ``$ref`` with siblings: the target merged with the siblings (siblings win)."""
         while "$ref" in node:
             ref = node["$ref"]
-            if not isinstance(ref, str) or not ref.startswith(_REF_PREFIX):
+            if not isinstance(ref, str) or not ref.startswith(REF_PREFIX):
                 raise NotStrict(f"unsupported reference {ref!r}", path)
-            name = ref[len(_REF_PREFIX) :]
+            name = ref[len(REF_PREFIX) :]
             if name in self.inlining or name not in self.defs:
                 raise NotStrict(f"recursive or unresolvable reference {ref!r} with sibling keywords", path)
             self.inlining.append(name)
@@ -182,9 +183,9 @@ class _Strictifier:
         if "$ref" in node:
             if len(node) == 1:
                 ref = node["$ref"]
-                if not isinstance(ref, str) or not ref.startswith(_REF_PREFIX):
+                if not isinstance(ref, str) or not ref.startswith(REF_PREFIX):
                     raise NotStrict(f"unsupported reference {ref!r}", path)
-                self.definition(ref[len(_REF_PREFIX) :], path)
+                self.definition(ref[len(REF_PREFIX) :], path)
                 return {"$ref": ref}
             node = self.inline(node, path)
         if "allOf" in node:

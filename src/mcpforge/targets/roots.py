@@ -12,18 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.runtime.defs import deref
+
 __all__ = ["fold_root"]
-
-_REF_PREFIX = "#/$defs/"
-
-
-def _resolve(node: Any, defs: Mapping[str, Any]) -> Any:
-    for _ in range(16):
-        if isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith(_REF_PREFIX):
-            node = defs.get(node["$ref"][len(_REF_PREFIX) :], {})
-        else:
-            break
-    return node
 
 
 def fold_root(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -38,7 +29,7 @@ def fold_root(schema: Mapping[str, Any]) -> dict[str, Any]:
     required: list[str] = list(out.get("required") or [])
     notes = []
     for key in keys:
-        branches = [_resolve(b, defs) for b in schema[key]]
+        branches = [deref(b, defs) for b in schema[key]]
         branches = [b for b in branches if isinstance(b, dict)]
         for branch in branches:
             for name, sub in (branch.get("properties") or {}).items():

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcpforge.naming import ProjectNames, credential_env_names, toolsets_of
+from mcpforge.openapi.model import SecurityScheme
 from mcpforge.runtime.contract import FORMAT_VERSION, Binding, SchemeConfig, ServerConfig, ToolEntry, ToolsFile
-from mcpforge.spec.model import SecurityScheme
 from mcpforge.targets.mcp import mcp_tool
 from mcpforge.text import bounded
 from mcpforge.tools.model import ToolSet

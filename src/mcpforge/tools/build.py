@@ -1,4 +1,4 @@
-"""ApiSpec -> ToolSet: names, descriptions, input/output schemas and argument bindings.
+"""ApiModel -> ToolSet: names, descriptions, input/output schemas and argument bindings.
 
 Input schemas are always ``{"type": "object", "properties": ..., "required": [...]}``.
 Parameters become arguments named after them (made portable, collisions prefixed with their
@@ -14,41 +14,23 @@ from typing import Any
 
 from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.naming import NameCandidate, argument_name, assign_tool_names, tool_name_base, unique_argument_name
-from mcpforge.options import BuildOptions
-from mcpforge.schema.bundle import DefinitionIndex, bundle, deref
+from mcpforge.openapi.model import ApiModel, MediaContent, Operation, Parameter, RequestBody
+from mcpforge.options import Options
+from mcpforge.runtime.defs import deref
+from mcpforge.runtime.media import MediaKind, media_kind
+from mcpforge.schema import JsonSchema
+from mcpforge.schema.bundle import DefinitionIndex, bundle
 from mcpforge.schema.shape import shape
-from mcpforge.spec.model import ApiSpec, JsonSchema, MediaContent, Operation, Parameter, RequestBody
 from mcpforge.text import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
-from mcpforge.tools.model import ArgumentBinding, BodyKind, ToolDefinition, ToolSet
+from mcpforge.tools.model import ArgumentBinding, ToolDefinition, ToolSet
 from mcpforge.tools.select import operation_key, select_operations
 
-__all__ = ["body_kind", "build_tools", "operation_key"]
+__all__ = ["build_tools", "operation_key"]
 
 RUNTIME_HEADERS = frozenset({"authorization", "content-type", "accept"})
-_BODY_PREFERENCE: Mapping[BodyKind, int] = {"json": 0, "form": 1, "multipart": 2, "text": 3, "binary": 4}
-_TEXT_TYPES = (
-    "application/xml",
-    "application/yaml",
-    "application/x-yaml",
-    "application/javascript",
-    "application/graphql",
-    "application/sql",
-)
-
-
-def body_kind(content_type: str) -> BodyKind:
-    """How a media type is carried in a tool argument and encoded on the wire."""
-    base = content_type.split(";", maxsplit=1)[0].strip().lower()
-    if base in ("application/json", "*/*") or base.endswith(("+json", "/json")):
-        return "json"
-    if base == "application/x-www-form-urlencoded":
-        return "form"
-    if base.startswith("multipart/"):
-        return "multipart"
-    if base.startswith("text/") or base.endswith("+xml") or base in _TEXT_TYPES:
-        return "text"
-    return "binary"
+_BODY_PREFERENCE: Mapping[MediaKind, int] = {"json": 0, "form": 1, "multipart": 2, "text": 3, "binary": 4}
+OUTPUT_SHAPE_DEPTH = 1  # levels of object properties an output schema shows
 
 
 def _with_description(schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
@@ -74,19 +56,19 @@ def _file_schema(schema: Any) -> JsonSchema:
 
 
 class _Builder:
-    def __init__(self, api: ApiSpec, options: BuildOptions, diags: Diagnostics) -> None:
+    def __init__(self, api: ApiModel, options: Options, diags: Diagnostics) -> None:
         self.api = api
         self.options = options
         self.diags = diags
         self.request_defs = DefinitionIndex(api.defs.request)
 
     def choose_body(self, body: RequestBody) -> MediaContent:
-        ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[body_kind(p[1].content_type)], p[0]))
+        ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[media_kind(p[1].content_type)], p[0]))
         return ranked[0][1]
 
     def body_argument(self, op: Operation, body: RequestBody) -> tuple[JsonSchema, ArgumentBinding]:
         media = self.choose_body(body)
-        kind = body_kind(media.content_type)
+        kind = media_kind(media.content_type)
         schema: JsonSchema = media.schema if media.schema is not None else {}
         description = body.description
         if kind in ("form", "multipart"):
@@ -197,9 +179,9 @@ class _Builder:
         successes = sorted((r for r in op.responses if r.status[:1] == "2"), key=lambda r: r.status)
         for response in successes:
             for media in response.contents:
-                if media.schema is None or body_kind(media.content_type) != "json":
+                if media.schema is None or media_kind(media.content_type) != "json":
                     continue
-                loose = shape(media.schema, self.api.defs.response, self.options.output_schema_depth)
+                loose = shape(media.schema, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
                 if isinstance(loose, Mapping) and loose.get("type") == "object":
                     return loose, False
                 # No "required": an empty structuredContent ({}) must stay valid for non-JSON answers.
@@ -218,7 +200,7 @@ class _Builder:
         return notes
 
     def build(self, reserved: Mapping[str, str]) -> ToolSet:
-        selected, excluded = select_operations(self.api.operations, self.options.selection, self.diags)
+        selected, excluded = select_operations(self.api.operations, self.options, self.diags)
         candidates = []
         kept = dict(reserved)
         for op, override in selected:
@@ -278,7 +260,7 @@ class _Builder:
 
 
 def build_tools(
-    api: ApiSpec, options: BuildOptions, diags: Diagnostics, *, reserved: Mapping[str, str] | None = None
+    api: ApiModel, options: Options, diags: Diagnostics, *, reserved: Mapping[str, str] | None = None
 ) -> ToolSet:
     """One tool per selected operation, in document order.
 

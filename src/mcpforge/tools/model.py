@@ -6,14 +6,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from mcpforge.openapi.model import ApiModel, FieldEncoding, Operation
 from mcpforge.runtime.contract import Binding
 from mcpforge.runtime.contract import FieldEncoding as ContractFieldEncoding
-from mcpforge.spec.model import ApiSpec, FieldEncoding, JsonSchema, Operation
+from mcpforge.runtime.media import MediaKind
+from mcpforge.schema import JsonSchema
 
-__all__ = ["ArgumentBinding", "BindingLocation", "BodyKind", "ToolDefinition", "ToolSet"]
+__all__ = ["ArgumentBinding", "BindingLocation", "ToolDefinition", "ToolSet"]
 
 BindingLocation = Literal["path", "query", "header", "cookie", "body"]
-BodyKind = Literal["json", "form", "multipart", "text", "binary"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -28,7 +29,7 @@ class ArgumentBinding:
     explode: bool = False
     allow_reserved: bool = False
     content_type: str | None = None  # body media type, or a content-described parameter's
-    body_kind: BodyKind | None = None
+    body_kind: MediaKind | None = None
     fields: Mapping[str, FieldEncoding] = field(default_factory=dict)  # form/multipart fields
 
     def to_contract(self) -> Binding:
@@ -82,6 +83,6 @@ class ToolDefinition:
 class ToolSet:
     """The API's metadata and its tools, in document order."""
 
-    api: ApiSpec
+    api: ApiModel
     tools: tuple[ToolDefinition, ...]
     excluded: tuple[Operation, ...] = ()  # operations left out by selection, overrides or deprecation

@@ -15,8 +15,8 @@ from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.naming import toolset_name
-from mcpforge.options import Override, Selection
-from mcpforge.spec.model import Operation
+from mcpforge.openapi.model import Operation
+from mcpforge.options import Options, Override
 
 __all__ = ["operation_key", "select_operations"]
 
@@ -34,7 +34,7 @@ def _any(patterns: Sequence[str], value: str | None) -> bool:
     return value is not None and any(fnmatchcase(value, p) for p in patterns)
 
 
-def _matches(op: Operation, sel: Selection) -> bool:
+def _matches(op: Operation, sel: Options) -> bool:
     tags = _tags(op)
     if sel.include_tags and not tags & {t.lower() for t in sel.include_tags}:
         return False
@@ -74,21 +74,21 @@ def _extension(op: Operation, diags: Diagnostics) -> Override:
     return Override(**values)
 
 
-def _override(op: Operation, sel: Selection, diags: Diagnostics) -> Override:
-    spec = _extension(op, diags)
+def _override(op: Operation, sel: Options, diags: Diagnostics) -> Override:
+    extension = _extension(op, diags)
     config = sel.overrides.get(operation_key(op)) or (sel.overrides.get(op.operation_id) if op.operation_id else None)
     if config is None:
-        return spec
+        return extension
     return replace(
-        spec,
-        name=config.name or spec.name,
-        description=config.description or spec.description,
-        exclude=config.exclude or spec.exclude,
+        extension,
+        name=config.name or extension.name,
+        description=config.description or extension.description,
+        exclude=config.exclude or extension.exclude,
     )
 
 
 def select_operations(
-    operations: Sequence[Operation], sel: Selection, diags: Diagnostics
+    operations: Sequence[Operation], sel: Options, diags: Diagnostics
 ) -> tuple[list[tuple[Operation, Override]], list[Operation]]:
     """``(selected with their overrides, excluded)``, both in document order."""
     selected: list[tuple[Operation, Override]] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from mcpforge.targets import FORMATS
 from mcpforge.targets.anthropic import anthropic_tool
 from mcpforge.targets.gemini import gemini_declaration
 from mcpforge.targets.openai import chat_to_responses, chat_tool, responses_tool
@@ -24,7 +25,6 @@ __all__ = [
     "to_openai_responses",
 ]
 
-FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
 
 Converter = Callable[..., tuple[dict[str, Any], str | None]]
 

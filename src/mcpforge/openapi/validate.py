@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostic, Effect, Severity
-from mcpforge.spec.load import SpecDocument
-from mcpforge.spec.model import HTTP_METHODS, Dialect
-from mcpforge.spec.refs import join_pointer
+from mcpforge.openapi.load import Document
+from mcpforge.openapi.model import HTTP_METHODS, Dialect
+from mcpforge.openapi.refs import join_pointer
 
 __all__ = ["basic_problems", "full_problems"]
 
@@ -25,7 +25,7 @@ def _problem(code: str, message: str, pointer: str) -> Diagnostic:
     return Diagnostic(severity=Severity.WARNING, effect=Effect.NONE, code=code, message=message, pointer=pointer)
 
 
-def basic_problems(document: SpecDocument) -> list[Diagnostic]:
+def basic_problems(document: Document) -> list[Diagnostic]:
     """Structural problems a generator cares about, each with a JSON pointer (fast)."""
     return list(_basic(document.root, document.dialect))
 
@@ -107,7 +107,7 @@ def _remote_refs(node: Any) -> bool:
     return False
 
 
-def full_problems(document: SpecDocument, spec_path: Path, *, allow_remote_refs: bool) -> list[Diagnostic]:
+def full_problems(document: Document, spec_path: Path, *, allow_remote_refs: bool) -> list[Diagnostic]:
     """Every problem openapi-spec-validator finds (slow on large documents)."""
     if not allow_remote_refs and _remote_refs(document.root):
         return [

@@ -12,7 +12,9 @@ from typing import Any
 
 import orjson
 
-__all__ = ["Budget", "BudgetLimits", "ToolCost", "budget_problems", "estimate_tokens", "measure", "payload_bytes"]
+from mcpforge.options import Options
+
+__all__ = ["Budget", "ToolCost", "budget_problems", "estimate_tokens", "measure", "payload_bytes"]
 
 BYTES_PER_TOKEN = 4
 
@@ -39,15 +41,6 @@ class ToolCost:
     def tokens(self) -> int:
         """Estimated tokens."""
         return estimate_tokens(self.bytes)
-
-
-@dataclass(frozen=True, slots=True)
-class BudgetLimits:
-    """Thresholds past which a warning is reported (0 disables one)."""
-
-    max_tools: int = 128  # OpenAI and GitHub Copilot accept at most 128 tools
-    max_total_tokens: int = 50_000
-    max_tool_tokens: int = 4_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +85,7 @@ def measure(
     )
 
 
-def budget_problems(budget: Budget, limits: BudgetLimits) -> list[tuple[str, str]]:
+def budget_problems(budget: Budget, limits: Options) -> list[tuple[str, str]]:
     """``(code, message)`` for every threshold passed; messages say what to do."""
     problems = []
     count = len(budget.tools)

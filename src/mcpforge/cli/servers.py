@@ -1,4 +1,4 @@
-"""``mcpforge tools``, ``convert`` and ``budget``: tool lists of live MCP servers, saved lists and specs."""
+"""``mcpforge tools`` and ``convert``: the tool lists of live MCP servers, and of saved lists, in any format."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from typing import Any
 
 import click
 
-from mcpforge.cli_errors import fatal_errors
-from mcpforge.convert import FORMATS
-from mcpforge.errors import ConfigError, MCPForgeError
+from mcpforge.errors import ConfigError
+from mcpforge.targets import FORMATS
 
-__all__ = ["budget", "convert", "tools"]
+__all__ = ["convert", "tools"]
 
 
 def _write(data: Any, output: Path | None) -> None:
@@ -53,7 +52,6 @@ def _headers(values: tuple[str, ...]) -> tuple[dict[str, str], dict[str, dict[st
 @click.option("--max-name-length", type=click.IntRange(8, 128), default=64, show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
 @click.option("--mapping", type=click.Path(path_type=Path, dir_okay=False), help="Write exposed name -> server, tool.")
-@fatal_errors
 def tools(
     stdio: tuple[str, ...],
     http: tuple[str, ...],
@@ -72,7 +70,7 @@ def tools(
     """
     import anyio  # noqa: PLC0415
 
-    from mcpforge.client.hub import ServerSpec, ToolHub  # noqa: PLC0415
+    from mcpforge.client.hub import ServerTarget, ToolHub  # noqa: PLC0415
 
     if not stdio and not http:
         raise click.UsageError("give at least one --stdio COMMAND or --http URL")
@@ -84,10 +82,12 @@ def tools(
             raise click.BadParameter(f"{item!r} is not NAME=VALUE", param_hint="--env")
         variables[key] = value
     try:
-        servers = [ServerSpec.parse(s, http=False, env=variables or None) for s in stdio]
+        servers = [ServerTarget.parse(s, http=False, env=variables or None) for s in stdio]
         for text in http:
-            spec = ServerSpec.parse(text, http=True)
-            servers.append(ServerSpec.http(spec.url or "", name=spec.name, headers=common | scoped.get(spec.name, {})))
+            parsed = ServerTarget.parse(text, http=True)
+            servers.append(
+                ServerTarget.http(parsed.url or "", name=parsed.name, headers=common | scoped.get(parsed.name, {}))
+            )
         hub = ToolHub(servers, max_name_length=max_name_length)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -122,10 +122,9 @@ def _first_line(exc: BaseException) -> str:
 @click.option("--to", "fmt", type=click.Choice(FORMATS), required=True)
 @click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
-@fatal_errors
 def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
     """Convert a saved MCP tool list (a list of tools, or a tools/list result) to another format."""
-    from mcpforge.convert import convert_tools  # noqa: PLC0415
+    from mcpforge.targets.convert import convert_tools  # noqa: PLC0415
 
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
@@ -144,70 +143,3 @@ def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
     _write(converted, output)
     for note in notes:
         click.echo(note, err=True)
-
-
-@click.command()
-@click.argument("target", type=click.Path(path_type=Path, exists=True))
-@click.option("--top", type=click.IntRange(0), default=15, show_default=True, help="Largest tools to show.")
-@click.option("--json", "as_json", is_flag=True, help="Every tool's bytes and tokens as JSON.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Options for a spec TARGET (default: ./mcpforge.toml or [tool.mcpforge], as for generate).",
-)
-@fatal_errors
-def budget(target: Path, top: int, as_json: bool, config_path: Path | None) -> None:
-    """Context budget of a spec's tools, or of a generated output directory: per tool, per toolset, total.
-
-    For a spec, the selection and schema options come from the configuration file, as for generate.
-    """
-    from mcpforge.budget import measure  # noqa: PLC0415
-
-    manifest = target / "manifests" / "mcp-tools.json"
-    if target.is_dir():
-        try:
-            tools_ = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            raise ConfigError(f"{target} is not an mcpforge output directory (no {manifest})") from None
-        result = measure(tools_, _toolsets_from_output(target, tools_))
-    else:
-        from mcpforge.config import find_config, generate_options, load_config, resolve  # noqa: PLC0415
-        from mcpforge.generate import generate  # noqa: PLC0415
-
-        path = config_path or find_config(Path.cwd())
-        values = resolve({"spec": target}, load_config(path) if path else {})
-        result = generate(generate_options(values)).budget
-    if as_json:
-        _write(
-            {
-                "totalBytes": result.total_bytes,
-                "totalTokens": result.total_tokens,
-                "tools": [{"name": t.name, "bytes": t.bytes, "tokens": t.tokens} for t in result.tools],
-                "toolsets": {k: {"tools": c, "bytes": b} for k, (c, b) in result.by_toolset().items()},
-            },
-            None,
-        )
-        return
-    click.echo(
-        f"{len(result.tools):,} tools; tools/list {result.total_bytes:,} bytes, about {result.total_tokens:,} tokens"
-    )
-    if top:
-        click.echo(f"\nlargest {min(top, len(result.tools))} tools:")
-        for cost in sorted(result.tools, key=lambda t: (-t.bytes, t.name))[:top]:
-            click.echo(f"  {cost.bytes:>9,} B  {cost.tokens:>7,} tok  {cost.name}")
-    click.echo("\ntoolsets:")
-    for name, (count, size) in sorted(result.by_toolset().items(), key=lambda item: -item[1][1]):
-        click.echo(f"  {size:>9,} B  {count:>5} tools  {name}")
-
-
-def _toolsets_from_output(target: Path, tools_: list[dict[str, Any]]) -> list[list[str]]:
-    data_files = sorted((target / "src").glob("*/tools.json"))
-    if not data_files:
-        return [[] for _ in tools_]
-    try:
-        data = json.loads(data_files[0].read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise MCPForgeError(f"cannot read {data_files[0]}: {exc}") from None
-    by_name = {e["tool"]["name"]: e.get("toolsets", []) for e in data.get("tools", [])}
-    return [list(by_name.get(t["name"], [])) for t in tools_]

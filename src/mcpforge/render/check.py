@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from mcpforge.render.files import RenderedFile
-from mcpforge.render.write import LOCK_FILE
-from mcpforge.schema.bundle import deref
+from mcpforge.render.lock import read_lock
+from mcpforge.runtime.defs import deref
 
-__all__ = ["CheckReport", "check_output", "locked_names", "schema_breaks"]
+__all__ = ["CheckReport", "check_output", "schema_breaks"]
 
 _MCP_MANIFEST = "manifests/mcp-tools.json"
 _MAX_DEPTH = 4
@@ -58,15 +58,6 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-def locked_names(out_dir: Path) -> dict[str, str]:
-    """``METHOD /path`` -> tool name from the lock file in ``out_dir`` (empty when there is none)."""
-    data = _read_json(out_dir / LOCK_FILE)
-    tools = data.get("tools") if isinstance(data, dict) else None
-    if not isinstance(tools, dict):
-        return {}
-    return {k: v for k, v in tools.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def _types(schema: Any, defs: Mapping[str, Any]) -> frozenset[str]:
@@ -129,11 +120,16 @@ def _tools(manifest: Any) -> dict[str, Any]:
     return {t["name"]: t for t in manifest if isinstance(t, dict) and isinstance(t.get("name"), str)}
 
 
-def check_output(files: Sequence[RenderedFile], out_dir: Path) -> CheckReport:
-    """Compare this run's ``files`` with ``out_dir`` (nothing is written)."""
+def check_output(
+    files: Sequence[RenderedFile],
+    names: Mapping[str, str],
+    tools: Sequence[Mapping[str, Any]],
+    out_dir: Path,
+) -> CheckReport:
+    """Compare this run (its ``files``, tool ``names`` by operation and MCP ``tools``) with ``out_dir``."""
     new_files = {f.path: f.data for f in files}
-    old_lock = _read_json(out_dir / LOCK_FILE)
-    old_listed = set(old_lock.get("files") or []) if isinstance(old_lock, dict) else set()
+    old_lock = read_lock(out_dir)
+    old_listed = set(old_lock.files) if old_lock else set()
     stale = []
     for path, content in sorted(new_files.items()):
         try:
@@ -144,10 +140,10 @@ def check_output(files: Sequence[RenderedFile], out_dir: Path) -> CheckReport:
             stale.append(path)
     stale += sorted(p for p in old_listed if isinstance(p, str) and p not in new_files)
 
-    old_names = locked_names(out_dir)
-    new_names: dict[str, str] = json.loads(new_files[LOCK_FILE])["tools"]
+    old_names = dict(old_lock.names) if old_lock else {}
+    new_names = names
     old_tools = _tools(_read_json(out_dir / _MCP_MANIFEST))
-    new_tools = _tools(json.loads(new_files[_MCP_MANIFEST]))
+    new_tools = _tools(list(tools))
     added = [f"{new_names[k]} ({k})" for k in new_names if k not in old_names]
     removed = [f"{old_names[k]} ({k})" for k in old_names if k not in new_names]
     renamed = [

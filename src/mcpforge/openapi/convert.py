@@ -1,4 +1,4 @@
-"""OpenAPI Schema Objects (Swagger 2.0, OpenAPI 3.0, 3.1) to JSON Schema 2020-12.
+"""OpenAPI Schema Objects (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2) to JSON Schema 2020-12.
 
 The one home of schema conversion (provider-rules.md §7):
 
@@ -25,15 +25,12 @@ from typing import Any
 
 from mcpforge.errors import RefError
 from mcpforge.naming import definition_name
-from mcpforge.spec.model import Dialect, JsonSchema, SchemaDefs
-from mcpforge.spec.refs import RefResolver, Resolved, join_pointer
+from mcpforge.openapi.model import Dialect, SchemaDefs
+from mcpforge.openapi.refs import RefResolver, Resolved, join_pointer
+from mcpforge.openapi.values import obj
+from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.schema import JsonSchema
 from mcpforge.text import clean
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """``value`` if it is a mapping, else an empty one (documents are untrusted)."""
-    return value if isinstance(value, dict) else {}
-
 
 __all__ = ["Direction", "SchemaConverter", "SchemaProblem"]
 
@@ -76,7 +73,6 @@ _STRINGS = ("title", "description", "pattern", "format", "contentEncoding", "con
 _ANYTHING = ("default", "const")
 _ANNOTATIONS = ("title", "description", "default", "examples", "deprecated")
 _SUBSCHEMA_KEYS = frozenset(("properties", "items", *_SINGLE_SUBSCHEMA, *_SCHEMA_MAPS, *_SCHEMA_LISTS))
-_REF_PREFIX = "#/$defs/"
 _CANONICAL_PARENTS = (("components", "schemas"), ("definitions",))
 
 
@@ -235,7 +231,7 @@ class SchemaConverter:
     def _convert_ref(
         self, node: Mapping[str, Any], doc: str, pointer: str, direction: Direction, depth: int
     ) -> JsonSchema:
-        ref: dict[str, Any] = {"$ref": _REF_PREFIX + self._definition(node["$ref"], doc, pointer, direction)}
+        ref: dict[str, Any] = {"$ref": REF_PREFIX + self._definition(node["$ref"], doc, pointer, direction)}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         schema: dict[str, Any] = ref
         if self._dialect is Dialect.OPENAPI_31 and siblings:
@@ -380,7 +376,7 @@ class SchemaConverter:
     ) -> None:
         """Constrain each ``$ref`` branch of a discriminated union to its tag value(s)."""
         prop = discriminator.get("propertyName")
-        mapping = _obj(discriminator.get("mapping"))
+        mapping = obj(discriminator.get("mapping"))
         if not isinstance(prop, str):
             return
         for keyword in ("oneOf", "anyOf"):

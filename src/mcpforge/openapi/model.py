@@ -1,6 +1,6 @@
 """The API as mcpforge understands it: a typed, immutable model of an OpenAPI document.
 
-Schemas in this model are already JSON Schema 2020-12 (see :mod:`mcpforge.schema.openapi`);
+Schemas in this model are already JSON Schema 2020-12 (see :mod:`mcpforge.openapi.convert`);
 named schemas are referenced as ``#/$defs/<name>`` and live in :class:`SchemaDefs`, one table
 for request direction (readOnly properties removed) and one for responses (writeOnly removed).
 """
@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from mcpforge.schema import JsonSchema
+
 __all__ = [
-    "ApiSpec",
+    "ApiModel",
     "Dialect",
     "FieldEncoding",
     "HttpMethod",
-    "JsonSchema",
     "MediaContent",
     "OAuthFlow",
     "Operation",
@@ -32,7 +33,6 @@ __all__ = [
     "ServerVariable",
 ]
 
-JsonSchema = Mapping[str, Any] | bool
 HttpMethod = Literal["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 HTTP_METHODS: tuple[HttpMethod, ...] = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 ParamLocation = Literal["path", "query", "header", "cookie"]
@@ -201,14 +201,14 @@ class SchemaDefs:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ApiSpec:
+class ApiModel:
     """Everything mcpforge needs from the document, with no reference back to the raw dict."""
 
     title: str
     version: str
     description: str | None
     dialect: Dialect
-    spec_version: str
+    openapi_version: str
     servers: tuple[Server, ...]
     operations: tuple[Operation, ...]
     security_schemes: Mapping[str, SecurityScheme]

@@ -11,13 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcpforge.spec.model import OAuthFlow, SecurityScheme, Server
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """``value`` if it is a mapping, else an empty one (documents are untrusted)."""
-    return value if isinstance(value, Mapping) else {}
-
+from mcpforge.openapi.model import OAuthFlow, SecurityScheme, Server
+from mcpforge.openapi.values import obj
 
 __all__ = [
     "COLLECTION_FORMATS",
@@ -129,7 +124,7 @@ def security_schemes(root: Mapping[str, Any]) -> dict[str, SecurityScheme]:
                 description=description,
             )
         elif kind == "oauth2":
-            scopes = _obj(raw.get("scopes"))
+            scopes = obj(raw.get("scopes"))
             flow = OAuthFlow(
                 kind=_FLOW_NAMES.get(str(raw.get("flow")), str(raw.get("flow"))),
                 token_url=raw.get("tokenUrl") if isinstance(raw.get("tokenUrl"), str) else None,

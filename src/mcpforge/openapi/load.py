@@ -17,10 +17,10 @@ from typing import Any
 import orjson
 
 from mcpforge.errors import SpecFormatError, SpecReadError
-from mcpforge.spec.model import Dialect
-from mcpforge.spec.refs import RefResolver
+from mcpforge.openapi.model import Dialect
+from mcpforge.openapi.refs import RefResolver
 
-__all__ = ["LoadLimits", "SpecDocument", "detect_dialect", "load_document", "parse_text"]
+__all__ = ["Document", "LoadLimits", "detect_dialect", "load_document", "parse_text"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,12 +34,12 @@ class LoadLimits:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SpecDocument:
+class Document:
     """A parsed document, its dialect and the resolver for its references."""
 
     root: Mapping[str, Any]
     dialect: Dialect
-    spec_version: str
+    openapi_version: str
     resolver: RefResolver
     source_name: str
     raw_bytes: bytes
@@ -205,7 +205,7 @@ def _url_reader(limits: LoadLimits) -> Any:
     return read_url
 
 
-def load_document(path: Path, *, allow_remote_refs: bool = False, limits: LoadLimits | None = None) -> SpecDocument:
+def load_document(path: Path, *, allow_remote_refs: bool = False, limits: LoadLimits | None = None) -> Document:
     """Read and parse a spec file and prepare lazy ``$ref`` resolution."""
     limits = limits or LoadLimits()
     data = _read_bytes(path, limits)
@@ -219,6 +219,6 @@ def load_document(path: Path, *, allow_remote_refs: bool = False, limits: LoadLi
     resolver = RefResolver(
         root, root_dir=path.parent, read_file=read_file, read_url=_url_reader(limits) if allow_remote_refs else None
     )
-    return SpecDocument(
-        root=root, dialect=dialect, spec_version=version, resolver=resolver, source_name=path.name, raw_bytes=data
+    return Document(
+        root=root, dialect=dialect, openapi_version=version, resolver=resolver, source_name=path.name, raw_bytes=data
     )

@@ -1,0 +1,73 @@
+"""The ``mcpforge`` command line: one click group, and the one place fatal errors become messages.
+
+Rule: each module here holds commands of one kind (``generate``; ``inspect``: validate, lint,
+budget; ``servers``: tools, convert) and imports the pipeline only inside its commands, so
+``mcpforge --help`` stays fast. Commands raise :class:`~mcpforge.errors.MCPForgeError` (and click's
+own usage errors); :class:`Group` turns the former into one message and exit code 1.
+
+Exit codes: 0 success; 1 a fatal error, or warnings with ``--fail-on-warning``; 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import IO, Any
+
+import click
+
+from mcpforge import __version__
+from mcpforge.errors import MCPForgeError
+
+__all__ = ["Fatal", "Group", "main"]
+
+_COMMANDS = {
+    "generate": "mcpforge.cli.generate",
+    "validate": "mcpforge.cli.inspect",
+    "lint": "mcpforge.cli.inspect",
+    "budget": "mcpforge.cli.inspect",
+    "tools": "mcpforge.cli.servers",
+    "convert": "mcpforge.cli.servers",
+}
+
+
+class Fatal(click.ClickException):
+    """An mcpforge error as click reports it: its own rendering, exit code 1."""
+
+    exit_code = 1
+
+    def __init__(self, error: MCPForgeError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        """One line (plus a hint line) on stderr."""
+        click.echo(self.error.render(), err=True)
+
+
+class Group(click.Group):
+    """Commands loaded when used (``--help`` imports no pipeline); mcpforge errors turned into :class:`Fatal`."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command, in the order of the help."""
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command called ``cmd_name``, importing its module."""
+        module = _COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        command: click.Command = getattr(importlib.import_module(module), cmd_name)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a fatal mcpforge error becomes one message and exit code 1."""
+        try:
+            return super().invoke(ctx)
+        except MCPForgeError as exc:
+            raise Fatal(exc) from None
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="mcpforge")
+def main() -> None:
+    """Turn an OpenAPI document (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2) into MCP tools and a runnable server."""

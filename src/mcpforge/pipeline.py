@@ -1,0 +1,214 @@
+"""The pipeline: load -> validate -> parse -> build -> targets -> render (nothing is written here).
+
+Each stage is a function of the previous stage's value and the run's :class:`~mcpforge.options.Options`;
+commands that need only part of it (``validate``, ``lint SPEC``, ``budget SPEC``) stop early and read
+the stage's values, never bytes parsed back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
+from mcpforge.errors import SpecValidationError
+from mcpforge.naming import project_names, toolsets_of
+from mcpforge.openapi.load import Document, load_document
+from mcpforge.openapi.parse import parse_api
+from mcpforge.openapi.validate import basic_problems, full_problems
+from mcpforge.options import Options, ValidationLevel
+from mcpforge.render.files import RenderedFile, encode_each, manifest_file
+from mcpforge.render.lock import lock_file
+from mcpforge.render.project import render_project
+from mcpforge.targets.budget import Budget, budget_problems, measure
+from mcpforge.targets.manifests import provider_manifests
+from mcpforge.targets.mcp import mcp_tools
+from mcpforge.tools.build import build_tools
+from mcpforge.tools.model import ToolSet
+from mcpforge.tools.select import operation_key
+
+__all__ = ["Built", "GenerationResult", "Progress", "Targets", "build", "check_strict", "generate", "targets"]
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """The document and the tools built from it."""
+
+    document: Document
+    toolset: ToolSet
+    spec_sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """The tools in every target format, and what they cost a model's context."""
+
+    mcp: list[dict[str, Any]]
+    encoded_mcp: list[bytes]  # each MCP tool as compact JSON, encoded once for the budget and the manifest
+    providers: dict[str, list[dict[str, Any]]]
+    budget: Budget
+    strict_capable: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GenerationResult:
+    """Rendered files plus what happened along the way."""
+
+    files: tuple[RenderedFile, ...]
+    toolset: ToolSet
+    diagnostics: tuple[Diagnostic, ...]
+    spec_sha256: str
+    names: Mapping[str, str]  # METHOD /path -> tool name
+    mcp: list[dict[str, Any]] = field(default_factory=list)
+    strict_capable: int = 0
+    budget: Budget = field(default_factory=lambda: Budget(()))
+
+    @property
+    def excluded(self) -> int:
+        """Operations left out by selection, overrides or deprecation."""
+        return len(self.toolset.excluded)
+
+    @property
+    def operation_count(self) -> int:
+        """Operations in the document (tools, skipped and excluded operations)."""
+        return len(self.toolset.tools) + self.skipped + self.excluded
+
+    @property
+    def skipped(self) -> int:
+        """Operations that produced no tool."""
+        return sum(1 for d in self.diagnostics if d.effect is Effect.SKIPPED)
+
+    @property
+    def degraded(self) -> int:
+        """Distinct operations generated with something loosened or dropped."""
+        return len({d.operation or d.pointer for d in self.diagnostics if d.effect is Effect.DEGRADED})
+
+
+def _validate(document: Document, options: Options, diags: Diagnostics) -> None:
+    if options.validate is ValidationLevel.NONE:
+        return
+    diags.extend(basic_problems(document))
+    if options.validate is ValidationLevel.FULL and options.spec is not None:
+        diags.extend(full_problems(document, options.spec, allow_remote_refs=options.allow_remote_refs))
+
+
+def check_strict(diags: Diagnostics, options: Options) -> None:
+    """Under ``--strict``, the first warning (of any stage) is fatal, with the number of the others."""
+    if not options.strict:
+        return
+    problems = [d for d in diags.freeze() if d.severity is not Severity.INFO]
+    if problems:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        where = " ".join(filter(None, [first.operation, first.pointer])) or None
+        raise SpecValidationError(
+            f"{first.message}{more}",
+            location=where,
+            hint="fix the document, or drop --strict to generate with warnings",
+        )
+
+
+def _check_servers(toolset: ToolSet, options: Options, diags: Diagnostics) -> None:
+    """Warn when the server will need its base URL from the environment."""
+    servers = toolset.api.servers
+    url = servers[0].default_url() if servers else ""
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return
+    prefix = project_names(toolset.api.title, options.name).env_prefix
+    found = f"only the relative server URL {url!r}" if url else "no server URL"
+    diags.warn(
+        "no-server-url",
+        f"the document gives {found}: the generated server starts only with {prefix}_BASE_URL set",
+        pointer="/servers",
+    )
+
+
+def build(
+    options: Options, diags: Diagnostics, *, reserved: Mapping[str, str] | None = None, progress: Progress = _quiet
+) -> Built:
+    """Load, validate, parse and build the tool set; ``reserved`` names come from a lock file."""
+    if options.spec is None:
+        raise ValueError("options.spec is required")
+    progress("loading")
+    document = load_document(options.spec, allow_remote_refs=options.allow_remote_refs)
+    progress("validating")
+    _validate(document, options, diags)
+    progress("parsing")
+    api = parse_api(document, diags, options)
+    progress("building tools")
+    toolset = build_tools(api, options, diags, reserved=reserved)
+    if not toolset.tools and toolset.excluded:
+        diags.warn(
+            "no-tools",
+            f"all {len(toolset.excluded)} operations were excluded (deprecated, filtered or x-mcp): "
+            "the server has no tools; see include-deprecated and the selection options",
+            pointer="/paths",
+        )
+    _check_servers(toolset, options, diags)
+    return Built(document, toolset, hashlib.sha256(document.raw_bytes).hexdigest())
+
+
+def targets(
+    built: Built, options: Options, diags: Diagnostics, *, providers: bool = True, progress: Progress = _quiet
+) -> Targets:
+    """The MCP tools, their context budget, and (with ``providers``) every provider manifest, linted."""
+    tools = mcp_tools(built.toolset)
+    encoded = encode_each(tools)
+    sizes = [len(e) for e in encoded]
+    budget = measure(tools, [toolsets_of(t.operation.tags) for t in built.toolset.tools], sizes)
+    for code, message in budget_problems(budget, options):
+        diags.warn(code, message)
+    if not providers:
+        return Targets(tools, encoded, {}, budget, 0)
+    progress("provider manifests")
+    manifests, strict_capable = provider_manifests(tools, diags)
+    return Targets(tools, encoded, manifests, budget, strict_capable)
+
+
+def generate(
+    options: Options, *, reserved: Mapping[str, str] | None = None, progress: Progress = _quiet
+) -> GenerationResult:
+    """Run the whole pipeline in memory and return the files to write."""
+    diags = Diagnostics()
+    built = build(options, diags, reserved=reserved, progress=progress)
+    check_strict(diags, options)
+    made = targets(built, options, diags, progress=progress)
+    frozen = diags.freeze()
+    progress("rendering")
+    toolset = built.toolset
+    files = [
+        *render_project(toolset, frozen, project_name=options.name, dynamic=options.dynamic, budget=made.budget),
+        manifest_file("manifests/mcp-tools.json", made.encoded_mcp),
+        *(manifest_file(f"manifests/{name}.json", encode_each(data)) for name, data in made.providers.items()),
+    ]
+    names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
+    files.append(
+        lock_file(
+            source_name=built.document.source_name,
+            spec_sha256=built.spec_sha256,
+            options=options.record(),
+            names=names,
+            files=[f.path for f in files],
+        )
+    )
+    files.sort(key=lambda f: f.path)
+    return GenerationResult(
+        files=tuple(files),
+        toolset=toolset,
+        diagnostics=frozen,
+        spec_sha256=built.spec_sha256,
+        names=names,
+        mcp=made.mcp,
+        strict_capable=made.strict_capable,
+        budget=made.budget,
+    )
