@@ -22,6 +22,7 @@ __all__ = [
     "argument_name",
     "assign_tool_names",
     "definition_name",
+    "selection_argument",
     "short_hash",
     "shorten",
     "tool_name_base",
@@ -158,6 +159,21 @@ def argument_name(wire_name: str) -> str:
     if name[0].isdigit():
         name = "p_" + name
     return name[:64]
+
+
+SELECTION_NAMES = ("fields", "result_fields", "select_fields")
+
+
+def selection_argument(taken: Iterable[str]) -> str:
+    """The name of a tool's field-selection argument: ``fields`` unless the API already uses it."""
+    used = set(taken)
+    for name in SELECTION_NAMES:
+        if name not in used:
+            return name
+    counter = 2
+    while f"fields_{counter}" in used:
+        counter += 1
+    return f"fields_{counter}"
 
 
 def unique_argument_name(name: str, location: str, taken: Iterable[str]) -> str:

@@ -242,6 +242,7 @@ async def sweep(spec: Path, upstream: PrismServer) -> Report:
             except ValueError as exc:
                 report.unbuildable.append((tool["name"], str(exc)))
                 continue
+            args.pop(entry.get("select", ""), None)  # field selection is the server's, never sent upstream
             seen.clear()
             result = await api.call(tool["name"], args)
             report.calls += 1

@@ -25,7 +25,7 @@ async def upstream(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] != "http":
         return
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
-    await send({"type": "http.response.body", "body": b'{"ok": true}'})
+    await send({"type": "http.response.body", "body": b'{"ok":true}'})
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_a_malformed_call_is_an_error_result_of_its_own(data: Any) -> None:
     messages = response.json()["messages"]
     assert [m["tool_call_id"] for m in messages] == ["c1", "c2", "c3", "c4"]
     assert messages[0]["content"].startswith("Error: The tool call is malformed: 'function' must be an object")
-    assert messages[1]["content"] == '{"ok": true}'
+    assert messages[1]["content"] == '{"ok":true}'
     assert messages[2]["content"].startswith("Error: The tool call names no tool")
     assert messages[3]["content"] == "Error: The arguments nest too deeply to read; send a flatter JSON object."
 
@@ -103,6 +103,6 @@ def test_tool_runner_survives_deeply_nested_arguments(data: Any) -> None:
         chat, anthropic = anyio.run(scenario)
     assert [m["tool_call_id"] for m in chat] == ["a", "b", "c"]
     assert chat[0]["content"].startswith("Error: The arguments nest too deeply")
-    assert chat[1]["content"] == '{"ok": true}' and chat[2]["content"] == '{"ok": true}'
+    assert chat[1]["content"] == '{"ok":true}' and chat[2]["content"] == '{"ok":true}'
     assert [b["tool_use_id"] for b in anthropic] == ["d"] and anthropic[0]["is_error"]
     assert "nest too deeply" in anthropic[0]["content"][0]["text"]

@@ -14,6 +14,7 @@ from conftest import FIXTURES
 from helpers import contract_of, free_port, read_body, serve
 from mcpforge.runtime.api import Api, http_client
 from mcpforge.runtime.settings import read_settings
+from mcpforge.runtime.tokens import tokens_of
 
 SECRET = "sk-live-very-secret-value"
 PNG = base64.b64decode(
@@ -26,6 +27,7 @@ class Upstream:
 
     def __init__(self, token: bytes = b'{"access_token": "tok-123", "expires_in": 3600}') -> None:
         self.token_requests = 0
+        self.page_requests = 0
         self.token = token
         self.seen: list[dict[str, Any]] = []
 
@@ -36,7 +38,10 @@ class Upstream:
         headers = {k.decode(): v.decode() for k, v in scope["headers"]}
         self.seen.append({"path": scope["path"], "query": scope["query_string"].decode(), "headers": headers})
         status, media, payload = self.route(scope["path"], headers, scope["query_string"].decode(), body)
-        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", media.encode())]})
+        sent = [(b"content-type", media.encode())]
+        if scope["path"] == "/page":
+            sent.append((b"link", b'<http://up/page?page=2&per_page=100>; rel="next"'))
+        await send({"type": "http.response.start", "status": status, "headers": sent})
         await send({"type": "http.response.body", "body": payload})
 
     def route(self, path: str, headers: dict[str, str], query: str, body: bytes) -> tuple[int, str, bytes]:
@@ -48,6 +53,12 @@ class Upstream:
             if headers.get("authorization") != "Bearer tok-123":
                 return 401, "application/json", b'{"message": "no token"}'
             return 200, "application/json", b'{"n": 1}'
+        if path == "/page":
+            self.page_requests += 1
+            items = [
+                {"id": i, "name": f"item {i}", "body": "x" * 3000, "owner": {"login": "o", "id": 7}} for i in range(100)
+            ]
+            return 200, "application/json", json.dumps(items).encode()
         if path.endswith("/echo"):
             echoed = {"path": path, "query": query, "label": headers.get("x-label")}
             return 200, "application/json", json.dumps(echoed).encode()
@@ -91,7 +102,7 @@ def call_all(
     contract: Any = {**data, "server": config}
 
     async def run() -> list[types.CallToolResult]:
-        settings = read_settings(config, {**env, "RUNTIME_MAX_RESPONSE_BYTES": "1024"})
+        settings = read_settings(config, {"RUNTIME_MAX_RESPONSE_BYTES": "1024", **env})
         async with http_client(settings) as client:
             api = Api(contract, settings, client)
             return [await api.call(name, args) for name, args in calls]
@@ -188,3 +199,40 @@ def test_missing_credentials_are_named_when_the_api_refuses(data: Any) -> None:
         (refused,) = call_all(data, url, [("getJson", {})], {})
     assert refused.is_error and text(refused).startswith("HTTP 401")
     assert "no credentials are configured for this operation: set RUNTIME_CC_TOKEN" in text(refused)
+
+
+def test_large_results_fit_the_budget_as_valid_json_with_a_note_and_the_next_page(data: Any) -> None:
+    upstream = Upstream()
+    with serve(upstream) as url:
+        full, picked, wrong = call_all(
+            data,
+            url,
+            [
+                ("getPage", {"per_page": 100}),
+                ("getPage", {"per_page": 100, "fields": ["id", "owner.login"]}),
+                ("getPage", {"fields": ["nmae"]}),
+            ],
+            {"RUNTIME_MAX_RESULT_TOKENS": "5000", "RUNTIME_MAX_RESPONSE_BYTES": "5000000"},
+        )
+    texts = [c.text for c in full.content if isinstance(c, types.TextContent)]
+    assert sum(tokens_of(t) for t in texts) <= 5000
+    items = json.loads(texts[0])
+    assert full.structured_content == {"result": items} and 0 < len(items) < 100
+    assert texts[1].startswith("[Result shortened to fit the budget of 5,000 tokens: kept the first")
+    assert "ask only for the fields you need with 'fields'" in texts[1] and "'per_page'" in texts[1]
+    assert 'call getPage with the same arguments and {"page":2}' in texts[1]
+    assert full.meta == {
+        "mcpforge/shortened": [
+            f"kept the first {len(items)} of 100 items of the result ({100 - len(items)} left out)",
+            f"shortened {len(items)} string(s) to 2,000 characters (marked …)",
+        ],
+        "mcpforge/nextPage": {"tool": "getPage", "arguments": {"per_page": 100, "page": 2}},
+    }
+    selected = json.loads(picked.content[0].text)  # type: ignore[union-attr]
+    assert len(selected) == 100 and selected[0] == {"id": 0, "owner": {"login": "o"}}
+    assert picked.content[1].text == '[More results: call getPage with the same arguments and {"page":2}]'  # type: ignore[union-attr]
+    assert (
+        wrong.is_error
+        and text(wrong) == "fields: unknown field 'nmae'; fields available at the top level: body, id, name, owner"
+    )
+    assert upstream.page_requests == 2  # the bad selection was refused before any request

@@ -23,7 +23,8 @@ from mcpforge.naming import project_names
 from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.runtime.contract import ServerConfig
 from mcpforge.runtime.settings import documented
-from mcpforge.targets.budget import Budget, estimate_tokens
+from mcpforge.runtime.tokens import estimate_tokens
+from mcpforge.targets.budget import Budget
 from mcpforge.targets.runtime import runtime_contract
 from mcpforge.text import bounded
 from mcpforge.tools.model import ToolSet

@@ -21,7 +21,8 @@ from .credentials import Credentials, TokenCache, redaction_secrets
 from .defs import deref
 from .http import ArgumentError, PreparedRequest, prepare_request
 from .redact import Redactor
-from .results import Response, error_result, response_result
+from .results import Response, Shaping, body_schema, error_result, response_result
+from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
 
 __all__ = ["Api", "drop_injected_nulls", "http_client"]
@@ -150,6 +151,14 @@ class Api:
         errors = list(self._validator(tool["name"], schema).iter_errors(arguments))
         if errors:
             return error_result(self.redact(_argument_errors(errors)))
+        fields, unchecked = None, None
+        select_arg = entry.get("select")
+        if select_arg and arguments.get(select_arg) is not None:
+            try:
+                fields = parse_paths(arguments[select_arg], select_arg)
+                unchecked = check_paths(fields, body_schema(entry), select_arg)
+            except SelectionError as exc:
+                return error_result(str(exc))
         request = prepare_request(entry["method"], entry["path"], entry["bindings"], arguments)
         await self._credentials.apply(entry["security"], request, self._client)
         started = time.perf_counter()
@@ -158,7 +167,10 @@ class Api:
         logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
         missing = self._credentials.missing(entry["security"])
         hint = f"no credentials are configured for this operation: set {', '.join(missing)}" if missing else ""
-        return response_result(entry, response, self.redact, self._output_check(tool), auth_hint=hint)
+        shaping = Shaping(
+            budget=self._settings.max_result_tokens, arguments=arguments, fields=fields, unchecked=unchecked
+        )
+        return response_result(entry, response, self.redact, self._output_check(tool), shaping, auth_hint=hint)
 
     def _output_check(self, tool: Mapping[str, Any]) -> Any:
         def check(structured: Mapping[str, Any]) -> str | None:
@@ -200,4 +212,5 @@ class Api:
                 body=bytes(body),
                 truncated=truncated,
                 url=str(response.url),
+                link=response.headers.get("link", ""),
             )

@@ -27,7 +27,7 @@ __all__ = [
     "toolset_names",
 ]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 DATA_FILE = "tools.json"
 
 
@@ -100,6 +100,7 @@ class ToolEntry(TypedDict):
     bindings: list[Binding]
     security: list[list[list[Any]]]  # alternatives of [scheme key, scopes]
     outputWrapped: bool  # structuredContent is {"result": body}: the body is not an object
+    select: NotRequired[str]  # the field-selection argument (see select.py), when the success response is JSON
 
 
 class ToolsFile(TypedDict):

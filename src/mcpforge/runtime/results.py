@@ -1,7 +1,10 @@
 """HTTP responses as tool results: JSON as text plus ``structuredContent``, text, images, binary resources.
 
 Every result is built here, so the MCP tools, dynamic mode, the agent helpers and the OpenAI
-bridge all return the same thing for the same response.
+bridge all return the same thing for the same response. A JSON result keeps the fields the call
+selected (:mod:`.select`), fits the token budget (:mod:`.shrink`, always valid JSON, the text and
+``structuredContent`` the same value), and says how to get the next page (:mod:`.pages`) and the
+rest of a shortened result, with this tool's own arguments. Notes are extra text blocks.
 """
 
 from __future__ import annotations
@@ -18,9 +21,13 @@ from mcp import types
 
 from .contract import ToolEntry
 from .media import base_media_type, is_json, media_kind
+from .pages import next_page
 from .redact import Redactor
+from .select import documented_fields, select, unmatched
+from .shrink import shrink
+from .tokens import BYTES_PER_TOKEN, tokens_of
 
-__all__ = ["EXCERPT", "Response", "error_result", "response_result", "text_result"]
+__all__ = ["EXCERPT", "Response", "Shaping", "body_schema", "error_result", "response_result", "text_result"]
 
 EXCERPT = 2000  # characters of a body quoted in an error
 
@@ -35,6 +42,7 @@ class Response:
     body: bytes
     truncated: bool
     url: str
+    link: str = ""  # the Link header (pagination)
 
     @property
     def media(self) -> str:
@@ -71,6 +79,34 @@ def _charset(content_type: str) -> str:
 
 
 OutputCheck = Callable[[Mapping[str, Any]], str | None]
+_NOTE_RESERVE = 200  # tokens kept for the sentences saying what a shortened result lost
+_PAGE_SIZE_ARGS = (
+    "per_page",
+    "perPage",
+    "page_size",
+    "pageSize",
+    "limit",
+    "size",
+    "count",
+    "maxResults",
+    "$top",
+    "top",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Shaping:
+    """How a result is fitted to the model: its token budget, the selected fields, the call's arguments."""
+
+    budget: int
+    arguments: Mapping[str, Any]
+    fields: list[tuple[str, ...]] | None = None
+    unchecked: list[tuple[str, ...]] | None = None  # selected paths the output schema does not document
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON (5 to 10% fewer tokens than with spaces), non-ASCII kept as is."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def response_result(
@@ -78,55 +114,148 @@ def response_result(
     response: Response,
     redact: Redactor,
     check_output: OutputCheck,
+    shaping: Shaping,
     *,
     auth_hint: str = "",
 ) -> types.CallToolResult:
     """The tool result for ``response``; ``check_output`` names the first outputSchema violation, if any."""
     has_output = "outputSchema" in entry["tool"]
     if response.status >= 400:
-        return _http_error(response, redact, auth_hint)
+        return _http_error(response, redact, auth_hint, shaping.budget)
     empty: dict[str, Any] | None = {} if has_output else None
-    note = f"\n[Response truncated to the first {len(response.body):,} bytes.]" if response.truncated else ""
     media = response.media
     if not response.body:
         text = f"HTTP {response.status} {response.reason}".rstrip() + ": no content."
         return text_result(text, error=False, structured=empty)
     kind = media_kind(media) if media else "text"
     if kind == "json":
-        if response.truncated:
-            return text_result(redact(response.text()) + note, error=False, structured=empty)
-        try:
-            value = json.loads(response.body)
-        except (ValueError, RecursionError):
-            excerpt = redact(response.text()[:EXCERPT])
-            return error_result(f"The API returned invalid JSON (HTTP {response.status}, {media}): {excerpt}")
-        structured = value if isinstance(value, dict) and not entry["outputWrapped"] else {"result": value}
-        rendered = redact(json.dumps(value, ensure_ascii=False))
-        if has_output:
-            problem = check_output(structured)
-            if problem:
-                return error_result(
-                    f"The API's response does not match its documented schema ({problem}). "
-                    f"Response: {rendered[:EXCERPT]}"
-                )
-        return text_result(rendered, error=False, structured=redact.value(structured))
+        return _json_result(entry, response, redact, check_output, shaping)
+    note = f"[Response truncated to the first {len(response.body):,} bytes.]" if response.truncated else ""
     if media.startswith("image/") and not response.truncated:
         image = types.ImageContent(type="image", data=base64.b64encode(response.body).decode("ascii"), mime_type=media)
         return types.CallToolResult(content=[image], structured_content=empty, is_error=False)
     if kind == "text":
-        return text_result(redact(response.text()) + note, error=False, structured=empty)
+        text, cut = _fit_text(redact(response.text()), shaping.budget)
+        notes = [n for n in (cut, note) if n]
+        blocks = [types.TextContent(type="text", text=t) for t in [text, *notes]]
+        return types.CallToolResult(content=list(blocks), structured_content=empty, is_error=False)
     blob = types.BlobResourceContents(
         uri=response.url, mime_type=media or None, blob=base64.b64encode(response.body).decode("ascii")
     )
     content: list[Any] = [types.EmbeddedResource(type="resource", resource=blob)]
     if response.truncated:
-        content.append(types.TextContent(type="text", text=note.strip()))
+        content.append(types.TextContent(type="text", text=note))
     return types.CallToolResult(content=content, structured_content=empty, is_error=False)
 
 
-def _http_error(response: Response, redact: Redactor, auth_hint: str) -> types.CallToolResult:
+def _fit_text(text: str, budget: int) -> tuple[str, str]:
+    """``text`` cut at a character boundary to the budget, and the note saying so ("" when it fits)."""
+    if tokens_of(text) <= budget:
+        return text, ""
+    limit = max(budget - _NOTE_RESERVE, 1) * BYTES_PER_TOKEN
+    cut = text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+    return cut, (
+        f"[Text cut to the first {len(cut):,} of {len(text):,} characters to fit the result budget "
+        f"of {budget:,} tokens.]"
+    )
+
+
+def _json_result(
+    entry: ToolEntry, response: Response, redact: Redactor, check_output: OutputCheck, shaping: Shaping
+) -> types.CallToolResult:
+    tool = entry["tool"]
+    if response.truncated:
+        return error_result(
+            f"The API's JSON response is larger than the {len(response.body):,} bytes the server reads (its "
+            "MAX_RESPONSE_BYTES setting), so it cannot be parsed; ask for less: "
+            + _guidance(entry, None, True, shaping)
+        )
+    try:
+        body = json.loads(response.body)
+    except (ValueError, RecursionError):
+        excerpt = redact(response.text()[:EXCERPT])
+        return error_result(f"The API returned invalid JSON (HTTP {response.status}, {response.media}): {excerpt}")
+    wrapped = not isinstance(body, dict) or entry["outputWrapped"]
+    if "outputSchema" in tool:
+        problem = check_output({"result": body} if wrapped else body)
+        if problem:
+            rendered = redact(_dumps(body))
+            return error_result(
+                f"The API's response does not match its documented schema ({problem}). Response: {rendered[:EXCERPT]}"
+            )
+    value = body
+    if shaping.fields is not None:
+        problem = unmatched(body, shaping.unchecked or [], entry.get("select") or "fields")
+        if problem:
+            return error_result(problem)
+        value = select(body, shaping.fields)
+    value = redact.value(value)
+    following = next_page(entry, response.link, body, shaping.arguments)
+    text = _dumps(value)
+    notes: list[str] = []
+    meta: dict[str, Any] = {}
+    if tokens_of(text) > shaping.budget:
+        guidance = _guidance(entry, following, True, shaping)
+        room = shaping.budget - tokens_of(guidance) - _NOTE_RESERVE
+        shrunk = shrink(value, max(room, 1), lambda v: tokens_of(_dumps(v)))
+        value, text = shrunk.value, _dumps(shrunk.value)
+        guidance = _guidance(entry, following, shrunk.items_left_out > 0, shaping)
+        notes.append(
+            f"[Result shortened to fit the budget of {shaping.budget:,} tokens: {'; '.join(shrunk.cuts)}. "
+            f"To get the rest: {guidance}]"
+        )
+        meta["mcpforge/shortened"] = list(shrunk.cuts)
+    elif following is not None:
+        notes.append(f"[More results: {_next_call(entry, following, shaping)}]")
+    if following is not None:
+        meta["mcpforge/nextPage"] = {"tool": tool["name"], "arguments": following}
+    structured = {"result": value} if wrapped else value
+    blocks = [types.TextContent(type="text", text=t) for t in [text, *notes]]
+    return types.CallToolResult(content=list(blocks), structured_content=structured, is_error=False, _meta=meta or None)
+
+
+def _next_call(entry: ToolEntry, following: Mapping[str, Any], shaping: Shaping) -> str:
+    """``call X with the same arguments and {...}``: only what changes, so the note stays short."""
+    changes = {k: v for k, v in following.items() if shaping.arguments.get(k) != v}
+    same = " the same arguments and" if len(changes) < len(following) else ""
+    shown = _dumps(changes)
+    if len(shown) > 500:
+        shown = "the values in this result's _meta mcpforge/nextPage"
+    return f"call {entry['tool']['name']} with{same} {shown}"
+
+
+def body_schema(entry: ToolEntry) -> Any:
+    """The output schema of the API's response body (unwrapped when the result is ``{"result": body}``)."""
+    schema = entry["tool"].get("outputSchema")
+    if schema is None:
+        return True
+    return schema.get("properties", {}).get("result", True) if entry["outputWrapped"] else schema
+
+
+def _guidance(entry: ToolEntry, following: Mapping[str, Any] | None, left_out: bool, shaping: Shaping) -> str:
+    """How to get what was left out, with this tool's own arguments."""
+    ways = []
+    select_arg = entry.get("select")
+    if select_arg and shaping.fields is None:
+        fields = documented_fields(entry["tool"].get("outputSchema", {}).get("properties", {}).get("result", True))
+        if not entry["outputWrapped"]:
+            fields = documented_fields(entry["tool"].get("outputSchema", True))
+        examples = (
+            [n for n, sub in fields.items() if documented_fields(sub) is False][:3] if isinstance(fields, dict) else []
+        )
+        shown = f" (for example {_dumps(examples)})" if examples else ""
+        ways.append(f"ask only for the fields you need with {select_arg!r}{shown}")
+    sizes = [b["arg"] for b in entry["bindings"] if b["in"] == "query" and b.get("name", b["arg"]) in _PAGE_SIZE_ARGS]
+    if sizes and left_out:
+        ways.append(f"ask for a smaller page with {sizes[0]!r}")
+    if following is not None:
+        ways.append(f"the next page: {_next_call(entry, following, shaping)}")
+    return "; or ".join(ways) or "narrow the request with this tool's arguments"
+
+
+def _http_error(response: Response, redact: Redactor, auth_hint: str, budget: int) -> types.CallToolResult:
     structured: dict[str, Any] = {"status": response.status}
-    if is_json(response.media) and not response.truncated:
+    if is_json(response.media) and not response.truncated and tokens_of(response.text()) <= budget // 2:
         with contextlib.suppress(ValueError, RecursionError):
             structured["body"] = json.loads(response.body)
     text = response.text()

@@ -104,10 +104,19 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("TIMEOUT", "float", 30.0, "Seconds to wait for the API to connect, send and answer.", 0.0, 3600.0),
     Setting(
+        "MAX_RESULT_TOKENS",
+        "int",
+        20_000,
+        "Largest tool result in estimated tokens (UTF-8 bytes / 3); larger JSON results are shortened, keeping "
+        "their structure, with a note on what was cut and how to get the rest.",
+        500,
+        10_000_000,
+    ),
+    Setting(
         "MAX_RESPONSE_BYTES",
         "int",
-        1_000_000,
-        "Largest API response read into memory; longer bodies are cut with a notice.",
+        5_000_000,
+        "Largest API response read into memory (protects memory; results are then fitted to the token budget).",
         1024,
         1_000_000_000,
     ),
@@ -296,7 +305,8 @@ class Settings:
 
     base_url: str
     timeout: float = 30.0
-    max_response_bytes: int = 1_000_000
+    max_result_tokens: int = 20_000
+    max_response_bytes: int = 5_000_000
     page_size: int = 100
     toolsets: tuple[str, ...] = ()
     dynamic: bool = False

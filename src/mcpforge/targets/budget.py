@@ -1,7 +1,7 @@
 """Context budget: what a tool list costs a model, per tool, per toolset and in total.
 
-Bytes are those of the compact JSON a client receives in ``tools/list``; tokens are estimated as
-bytes / 4 (rounded up), the usual ratio for English text and JSON with common tokenizers.
+Bytes are those of the compact JSON a client receives in ``tools/list``; tokens are estimated by the
+runtime's one estimator (:mod:`mcpforge.runtime.tokens`: UTF-8 bytes / 3, rounded up, which errs high).
 """
 
 from __future__ import annotations
@@ -13,20 +13,14 @@ from typing import Any
 import orjson
 
 from mcpforge.options import Options
+from mcpforge.runtime.tokens import estimate_tokens
 
-__all__ = ["Budget", "ToolCost", "budget_problems", "estimate_tokens", "measure", "payload_bytes"]
-
-BYTES_PER_TOKEN = 4
+__all__ = ["Budget", "ToolCost", "budget_problems", "measure", "payload_bytes"]
 
 
 def payload_bytes(value: Any) -> int:
     """Size of ``value`` as compact UTF-8 JSON."""
     return len(orjson.dumps(value))
-
-
-def estimate_tokens(size: int) -> int:
-    """Estimated tokens of ``size`` bytes of JSON."""
-    return -(-size // BYTES_PER_TOKEN)
 
 
 @dataclass(frozen=True, slots=True)

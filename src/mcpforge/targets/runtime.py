@@ -70,18 +70,19 @@ def runtime_contract(toolset: ToolSet, names: ProjectNames, *, dynamic: bool) ->
     for tool in toolset.tools:
         op = tool.operation
         bindings: list[Binding] = [binding.to_contract() for binding in tool.bindings]
-        tools.append(
-            {
-                "tool": mcp_tool(tool),
-                "method": op.method.upper(),
-                "path": op.path,
-                "tags": list(op.tags),
-                "toolsets": toolsets_of(op.tags),
-                "bindings": bindings,
-                "security": [[[key, list(scopes)] for key, scopes in r.schemes if key in schemes] for r in op.security],
-                "outputWrapped": tool.output_wrapped,
-            }
-        )
+        entry: ToolEntry = {
+            "tool": mcp_tool(tool),
+            "method": op.method.upper(),
+            "path": op.path,
+            "tags": list(op.tags),
+            "toolsets": toolsets_of(op.tags),
+            "bindings": bindings,
+            "security": [[[key, list(scopes)] for key, scopes in r.schemes if key in schemes] for r in op.security],
+            "outputWrapped": tool.output_wrapped,
+        }
+        if tool.select_arg is not None:
+            entry["select"] = tool.select_arg
+        tools.append(entry)
     server: ServerConfig = {
         "name": names.dist,
         "title": api.title,

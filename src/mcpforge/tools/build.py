@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics, Effect
-from mcpforge.naming import NameCandidate, argument_name, assign_tool_names, tool_name_base, unique_argument_name
+from mcpforge.naming import (
+    NameCandidate,
+    argument_name,
+    assign_tool_names,
+    selection_argument,
+    tool_name_base,
+    unique_argument_name,
+)
 from mcpforge.openapi.model import ApiModel, MediaContent, Operation, Parameter, RequestBody
 from mcpforge.options import Options
 from mcpforge.runtime.defs import deref
@@ -31,6 +38,12 @@ __all__ = ["build_tools", "operation_key"]
 RUNTIME_HEADERS = frozenset({"authorization", "content-type", "accept"})
 _BODY_PREFERENCE: Mapping[MediaKind, int] = {"json": 0, "form": 1, "multipart": 2, "text": 3, "binary": 4}
 OUTPUT_SHAPE_DEPTH = 1  # levels of object properties an output schema shows
+# The field-selection argument of every tool with a JSON result (runtime/select.py applies it).
+SELECTION_SCHEMA: Mapping[str, Any] = {
+    "type": "array",
+    "items": {"type": "string"},
+    "description": 'Only these result fields: dot paths like "id", "user.login" (lists are mapped).',
+}
 
 
 def _with_description(schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
@@ -130,7 +143,9 @@ class _Builder:
         )
         return name, schema, binding
 
-    def input_schema(self, op: Operation) -> tuple[JsonSchema, tuple[ArgumentBinding, ...]]:
+    def input_schema(
+        self, op: Operation, *, selectable: bool
+    ) -> tuple[JsonSchema, tuple[ArgumentBinding, ...], str | None]:
         properties: dict[str, JsonSchema] = {}
         required: list[str] = []
         bindings: list[ArgumentBinding] = []
@@ -157,6 +172,9 @@ class _Builder:
             bindings.append(binding)
             if binding.required:
                 required.append("body")
+        select_arg = selection_argument(properties) if selectable else None
+        if select_arg is not None:
+            properties[select_arg] = SELECTION_SCHEMA  # never sent upstream: the server applies it
         # Closed: the arguments are exactly the declared ones, so a misspelt argument is reported, not ignored.
         root = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
         bundled = bundle(root, self.request_defs, max_bytes=self.options.max_schema_bytes or None)
@@ -171,22 +189,34 @@ class _Builder:
                 operation=op.label,
                 pointer=op.pointer,
             )
-        return bundled.schema, tuple(bindings)
+        return bundled.schema, tuple(bindings), select_arg
 
-    def output_schema(self, op: Operation) -> tuple[JsonSchema | None, bool]:
-        if not self.options.output_schemas:
-            return None, False
+    @staticmethod
+    def json_success(op: Operation) -> MediaContent | None:
+        """The JSON body of the operation's lowest 2xx response (with or without a schema)."""
         successes = sorted((r for r in op.responses if r.status[:1] == "2"), key=lambda r: r.status)
         for response in successes:
             for media in response.contents:
-                if media.schema is None or media_kind(media.content_type) != "json":
-                    continue
-                loose = shape(media.schema, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
-                if isinstance(loose, Mapping) and loose.get("type") == "object":
-                    return loose, False
-                # No "required": an empty structuredContent ({}) must stay valid for non-JSON answers.
-                return {"type": "object", "properties": {"result": loose}}, True
-        return None, False
+                if media_kind(media.content_type) == "json":
+                    return media
+        return None
+
+    def output_schema(self, media: MediaContent | None) -> tuple[JsonSchema | None, bool, bool]:
+        """``(outputSchema, wrapped, selectable)``: selectable when the body is a JSON object or list."""
+        if media is None:
+            return None, False, False
+        if media.schema is None:
+            return None, False, True
+        loose = shape(media.schema, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
+        kind = loose.get("type") if isinstance(loose, Mapping) else None
+        kinds = set(kind) if isinstance(kind, list) else {kind}
+        selectable = bool(kinds & {"object", "array", None})
+        if not self.options.output_schemas:
+            return None, False, selectable
+        if isinstance(loose, Mapping) and kind == "object":
+            return loose, False, selectable
+        # No "required": an empty structuredContent ({}) must stay valid for non-JSON answers.
+        return {"type": "object", "properties": {"result": loose}}, True, selectable
 
     def annotations(self, op: Operation) -> dict[str, bool]:
         if op.method in ("get", "head", "options"):
@@ -232,8 +262,8 @@ class _Builder:
                     operation=op.label,
                     pointer=op.pointer + "/operationId",
                 )
-            input_schema, bindings = self.input_schema(op)
-            output_schema, wrapped = self.output_schema(op)
+            output_schema, wrapped, selectable = self.output_schema(self.json_success(op))
+            input_schema, bindings, select_arg = self.input_schema(op, selectable=selectable)
             tools.append(
                 ToolDefinition(
                     name=name,
@@ -251,6 +281,7 @@ class _Builder:
                     input_schema=input_schema,
                     output_schema=output_schema,
                     output_wrapped=wrapped,
+                    select_arg=select_arg,
                     annotations=self.annotations(op),
                     bindings=bindings,
                     operation=op,

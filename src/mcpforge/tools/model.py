@@ -74,6 +74,7 @@ class ToolDefinition:
     input_schema: JsonSchema
     output_schema: JsonSchema | None
     output_wrapped: bool  # structuredContent is {"result": body} because the body is not an object
+    select_arg: str | None  # the field-selection argument (the response is a JSON object or list)
     annotations: Mapping[str, bool]
     bindings: tuple[ArgumentBinding, ...]
     operation: Operation
