@@ -39,18 +39,38 @@ REPO = {"owner": "octocat", "repo": "hello-world"}
 CALLS: list[tuple[str, str, dict[str, Any], list[str]]] = [
     ("list issues", "GET /repos/{owner}/{repo}/issues", REPO, ["number", "title", "state", "user.login"]),
     ("list pull requests", "GET /repos/{owner}/{repo}/pulls", REPO, ["number", "title", "state", "user.login"]),
-    ("get a pull request", "GET /repos/{owner}/{repo}/pulls/{pull_number}", {**REPO, "pull_number": 1},
-     ["number", "title", "state", "mergeable", "user.login"]),
-    ("get a repository", "GET /repos/{owner}/{repo}", REPO,
-     ["full_name", "description", "stargazers_count", "default_branch"]),
-    ("search repositories", "GET /search/repositories", {"q": "mcp"},
-     ["total_count", "items.full_name", "items.stargazers_count"]),
+    (
+        "get a pull request",
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+        {**REPO, "pull_number": 1},
+        ["number", "title", "state", "mergeable", "user.login"],
+    ),
+    (
+        "get a repository",
+        "GET /repos/{owner}/{repo}",
+        REPO,
+        ["full_name", "description", "stargazers_count", "default_branch"],
+    ),
+    (
+        "search repositories",
+        "GET /search/repositories",
+        {"q": "mcp"},
+        ["total_count", "items.full_name", "items.stargazers_count"],
+    ),
     ("list commits", "GET /repos/{owner}/{repo}/commits", REPO, ["sha", "commit.message", "commit.author.name"]),
     ("list releases", "GET /repos/{owner}/{repo}/releases", REPO, ["tag_name", "name", "published_at"]),
-    ("list workflow runs", "GET /repos/{owner}/{repo}/actions/runs", REPO,
-     ["total_count", "workflow_runs.id", "workflow_runs.status", "workflow_runs.conclusion"]),
-    ("list issue comments", "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {**REPO, "issue_number": 1},
-     ["id", "body", "user.login"]),
+    (
+        "list workflow runs",
+        "GET /repos/{owner}/{repo}/actions/runs",
+        REPO,
+        ["total_count", "workflow_runs.id", "workflow_runs.status", "workflow_runs.conclusion"],
+    ),
+    (
+        "list issue comments",
+        "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+        {**REPO, "issue_number": 1},
+        ["id", "body", "user.login"],
+    ),
     ("list branches", "GET /repos/{owner}/{repo}/branches", REPO, ["name", "protected"]),
 ]
 

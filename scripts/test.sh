@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: creates .venv, installs mcpforge with its dev
-# dependencies, then runs ruff, mypy --strict and pytest. Extra arguments go to pytest.
+# dependencies, the pinned npm tools and the Debian packages the end-to-end tests drive, then runs
+# ruff, black, mypy --strict and pytest. Extra arguments go to pytest (-m "not e2e": the fast tier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -10,12 +11,22 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[dev]"
 # End-to-end tests drive generated servers with the MCP Inspector CLI against a Prism mock of the
-# same spec. Both are pinned: newer releases need node >= 22.
+# same spec, and take tokens from a real OAuth authorization server (oidc-provider). All pinned:
+# newer releases need node >= 22.
 NODE_TOOLS=".tools/node"
-if [ ! -x "$NODE_TOOLS/node_modules/.bin/prism" ] || [ ! -d "$NODE_TOOLS/node_modules/@modelcontextprotocol/inspector-cli" ]; then
+if [ ! -x "$NODE_TOOLS/node_modules/.bin/prism" ] || [ ! -d "$NODE_TOOLS/node_modules/@modelcontextprotocol/inspector-cli" ] \
+  || [ ! -d "$NODE_TOOLS/node_modules/oidc-provider" ]; then
   mkdir -p "$NODE_TOOLS"
   npm install --prefix "$NODE_TOOLS" --no-audit --no-fund --loglevel=error \
-    @stoplight/prism-cli@5.14.2 @modelcontextprotocol/inspector@0.15.0 >/dev/null
+    @stoplight/prism-cli@5.14.2 @modelcontextprotocol/inspector@0.15.0 oidc-provider@8.8.1 >/dev/null
+fi
+# The scale-out test runs replicas behind a real load balancer (Debian's HAProxy, which checks
+# each replica's readiness actively).
+if ! command -v haproxy >/dev/null 2>&1; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
 fi
 .venv/bin/ruff check src tests bench
 .venv/bin/black --check --quiet src tests bench

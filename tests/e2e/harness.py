@@ -175,18 +175,25 @@ def run_inspector(args: list[str], env: Mapping[str, str]) -> Any:
 
 
 @contextlib.contextmanager
-def http_server(project: Project, env: dict[str, str], *flags: str) -> Iterator[str]:
-    """The generated server of ``project`` in HTTP mode; yields its base URL (MCP is at ``/mcp``)."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(project.command), "--transport", "http", "--port", str(port), *flags],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+def http_server(
+    project: Project, env: dict[str, str], *flags: str, port: int | None = None, log: Path | None = None
+) -> Iterator[str]:
+    """The generated server of ``project`` in HTTP mode; yields its base URL (MCP is at ``/mcp``).
+
+    ``log`` receives everything the server writes (for secret scans).
+    """
+    port = port or free_port()
+    with contextlib.ExitStack() as stack:
+        sink: Any = stack.enter_context(log.open("wb")) if log is not None else subprocess.DEVNULL
+        proc = subprocess.Popen(
+            [str(project.command), "--transport", "http", "--port", str(port), *flags],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
+        )
+        try:
+            wait_for_port(port, proc)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)

@@ -37,7 +37,7 @@ def bridge_post(data: Any, base_url: str, bodies: list[bytes]) -> list[httpx.Res
     async def scenario() -> list[httpx.Response]:
         async with http_client(Settings(base_url=base_url)) as client:
             api = Api(data, Settings(base_url=base_url), client)
-            app = Starlette(routes=bridge_routes(TOKEN, lambda: api, max_body=10_000_000))
+            app = Starlette(routes=bridge_routes(lambda: api, token=TOKEN, max_body=10_000_000))
             transport = httpx.ASGITransport(app=app)
             headers = {"Authorization": f"Bearer {TOKEN}"}
             async with httpx.AsyncClient(transport=transport, base_url="http://bridge") as bridge:

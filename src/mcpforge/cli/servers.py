@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,48 @@ def _headers(values: tuple[str, ...]) -> tuple[dict[str, str], dict[str, dict[st
     return common, scoped
 
 
+_NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)=(.+)$", re.DOTALL)
+
+
+def _per_server(values: tuple[str, ...]) -> tuple[str | None, dict[str, str]]:
+    """``VALUE`` for every server, or ``NAME=VALUE`` for one: (the common value, per-server values)."""
+    common, scoped = None, {}
+    for raw in values:
+        match = _NAMED.match(raw)
+        if match:
+            scoped[match.group(1)] = match.group(2)
+        else:
+            common = raw
+    return common, scoped
+
+
+def _client_credentials(
+    name: str,
+    ids: tuple[str | None, dict[str, str]],
+    issuers: tuple[str | None, dict[str, str]],
+    scopes: tuple[str | None, dict[str, str]],
+) -> Any:
+    """OAuth client credentials for server ``name``; the secret comes from the environment, never the command line."""
+    from mcpforge.client.hub import ClientCredentials  # noqa: PLC0415
+
+    client_id = ids[1].get(name, ids[0])
+    if client_id is None:
+        return None
+    variables = [
+        f"MCPFORGE_OAUTH_CLIENT_SECRET_{re.sub(r'[^A-Za-z0-9]', '_', name).upper()}",
+        "MCPFORGE_OAUTH_CLIENT_SECRET",
+    ]
+    secret = next((os.environ[v] for v in variables if os.environ.get(v)), None)
+    if secret is None:
+        raise click.UsageError(f"--oauth-client-id for {name}: set {variables[1]} (or {variables[0]}) to its secret")
+    return ClientCredentials(
+        client_id=client_id,
+        client_secret=secret.strip(),
+        issuer=issuers[1].get(name, issuers[0]),
+        scope=scopes[1].get(name, scopes[0]),
+    )
+
+
 @click.command()
 @click.option("--stdio", "stdio", multiple=True, metavar="[NAME=]COMMAND", help="A server started as a command.")
 @click.option("--http", "http", multiple=True, metavar="[NAME=]URL", help="A streamable HTTP server endpoint.")
@@ -47,6 +91,15 @@ def _headers(values: tuple[str, ...]) -> tuple[dict[str, str], dict[str, dict[st
     "-H", "--header", multiple=True, metavar="[NAME=]KEY: VALUE", help="HTTP header (for one server with NAME=)."
 )
 @click.option("-e", "--env", multiple=True, metavar="NAME=VALUE", help="Environment variable for --stdio servers.")
+@click.option(
+    "--oauth-client-id",
+    multiple=True,
+    metavar="[NAME=]ID",
+    help="OAuth client credentials for a protected --http server; the secret comes from "
+    "$MCPFORGE_OAUTH_CLIENT_SECRET (or $MCPFORGE_OAUTH_CLIENT_SECRET_<NAME>).",
+)
+@click.option("--oauth-issuer", multiple=True, metavar="[NAME=]URL", help="The authorization server those belong to.")
+@click.option("--oauth-scope", multiple=True, metavar="[NAME=]SCOPES", help="Scopes to ask for (space-separated).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="mcp", show_default=True)
 @click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
 @click.option("--max-name-length", type=click.IntRange(8, 128), default=64, show_default=True)
@@ -57,6 +110,9 @@ def tools(
     http: tuple[str, ...],
     header: tuple[str, ...],
     env: tuple[str, ...],
+    oauth_client_id: tuple[str, ...],
+    oauth_issuer: tuple[str, ...],
+    oauth_scope: tuple[str, ...],
     fmt: str,
     strict: bool,
     max_name_length: int,
@@ -83,11 +139,12 @@ def tools(
         variables[key] = value
     try:
         servers = [ServerTarget.parse(s, http=False, env=variables or None) for s in stdio]
+        ids, issuers, scopes = _per_server(oauth_client_id), _per_server(oauth_issuer), _per_server(oauth_scope)
         for text in http:
             parsed = ServerTarget.parse(text, http=True)
-            servers.append(
-                ServerTarget.http(parsed.url or "", name=parsed.name, headers=common | scoped.get(parsed.name, {}))
-            )
+            credentials = _client_credentials(parsed.name, ids, issuers, scopes)
+            headers = common | scoped.get(parsed.name, {})
+            servers.append(ServerTarget.http(parsed.url or "", name=parsed.name, headers=headers, oauth=credentials))
         hub = ToolHub(servers, max_name_length=max_name_length)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

@@ -19,27 +19,64 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mcp import ClientSession, StdioServerParameters, stdio_client, types
+from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from mcpforge.naming import aggregate_tool_names
 from mcpforge.runtime import toolcalls
 from mcpforge.targets.convert import convert_tools
 
-__all__ = ["HubTool", "ServerTarget", "ToolHub"]
+__all__ = ["ClientCredentials", "HubTool", "MemoryTokenStorage", "ServerTarget", "ToolHub"]
 
 _NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)=(.+)$", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ClientCredentials:
+    """OAuth 2.1 client credentials for a protected server (the SDK discovers its authorization server)."""
+
+    client_id: str
+    client_secret: str = field(repr=False)
+    scope: str | None = None
+    issuer: str | None = None  # the authorization server the credentials belong to (checked when given)
+
+
+class MemoryTokenStorage:
+    """The SDK's token storage, in memory: tokens live as long as the hub."""
+
+    def __init__(self) -> None:
+        self._tokens: OAuthToken | None = None
+        self._client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        """The stored tokens."""
+        return self._tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        """Store tokens."""
+        self._tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        """The stored client information."""
+        return self._client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        """Store client information."""
+        self._client = client_info
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ServerTarget:
-    """How to reach one MCP server: a stdio command, or a streamable HTTP URL with headers."""
+    """How to reach one MCP server: a stdio command, or a streamable HTTP URL with headers or OAuth credentials."""
 
     name: str
     command: tuple[str, ...] = ()
     env: Mapping[str, str] | None = None
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
+    oauth: ClientCredentials | None = None
 
     @classmethod
     def stdio(
@@ -52,12 +89,23 @@ class ServerTarget:
         return cls(name=name or argv[0].rsplit("/", 1)[-1], command=argv, env=env)
 
     @classmethod
-    def http(cls, url: str, *, name: str | None = None, headers: Mapping[str, str] | None = None) -> ServerTarget:
-        """A server at a streamable HTTP endpoint (for example ``http://127.0.0.1:8000/mcp``)."""
+    def http(
+        cls,
+        url: str,
+        *,
+        name: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        oauth: ClientCredentials | None = None,
+    ) -> ServerTarget:
+        """A server at a streamable HTTP endpoint (for example ``http://127.0.0.1:8000/mcp``).
+
+        ``headers`` may carry a bearer token; ``oauth`` client credentials get one from the server's
+        authorization server, discovered from its 401 (the MCP SDK's client-credentials flow).
+        """
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
-        return cls(name=name or parts.hostname, url=url, headers=dict(headers or {}))
+        return cls(name=name or parts.hostname, url=url, headers=dict(headers or {}), oauth=oauth)
 
     @classmethod
     def parse(
@@ -131,7 +179,19 @@ class ToolHub:
 
     async def _connect(self, server: ServerTarget) -> ClientSession:
         if server.url is not None:
-            client = await self._stack.enter_async_context(create_mcp_http_client(headers=dict(server.headers)))
+            auth = None
+            if server.oauth is not None:
+                auth = ClientCredentialsOAuthProvider(
+                    server_url=server.url,
+                    storage=MemoryTokenStorage(),
+                    client_id=server.oauth.client_id,
+                    client_secret=server.oauth.client_secret,
+                    scope=server.oauth.scope,
+                    issuer=server.oauth.issuer,
+                )
+            client = await self._stack.enter_async_context(
+                create_mcp_http_client(headers=dict(server.headers), auth=auth)
+            )
             read, write = await self._stack.enter_async_context(streamable_http_client(server.url, http_client=client))
         else:
             params = StdioServerParameters(

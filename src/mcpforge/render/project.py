@@ -22,7 +22,7 @@ from mcpforge.diagnostics import Diagnostic, Effect
 from mcpforge.naming import project_names
 from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.runtime.contract import ServerConfig
-from mcpforge.runtime.settings import documented
+from mcpforge.runtime.settings import documented, per_user_headers
 from mcpforge.runtime.tokens import estimate_tokens
 from mcpforge.targets.budget import Budget
 from mcpforge.targets.runtime import runtime_contract
@@ -144,6 +144,10 @@ def render_project(
         "title_comment": _comment(toolset.api.title),
         "source_comment": _comment(toolset.api.source_name),
         "settings": _settings_rows(config),
+        "user_headers": [
+            {"variable": variable, "header": header}
+            for variable, header in per_user_headers(config["securitySchemes"], ["all"]).items()
+        ],
         "tools": [
             {
                 "name": t.name,

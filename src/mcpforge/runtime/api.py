@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -17,10 +18,18 @@ import httpx
 from mcp import types
 
 from .contract import ToolEntry, ToolsFile, select_tools
-from .credentials import Credentials, TokenCache, redaction_secrets
+from .credentials import (
+    CredentialError,
+    Credentials,
+    TokenCache,
+    credential_secrets,
+    per_user_headers,
+    redaction_secrets,
+    user_credentials,
+)
 from .defs import deref
 from .http import ArgumentError, PreparedRequest, prepare_request
-from .redact import Redactor
+from .redact import CALL_REDACTOR, Redactor
 from .results import Response, Shaping, body_schema, error_result, response_result
 from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
@@ -90,6 +99,15 @@ def _argument_errors(errors: Sequence[Any]) -> str:
     return "Invalid arguments:\n" + "\n".join(lines) + more
 
 
+@dataclass(frozen=True, slots=True)
+class _CallContext:
+    """What one call uses: its credentials, its redaction, and (per user) variable -> header names."""
+
+    credentials: Credentials
+    redact: Redactor
+    headers: Mapping[str, str]
+
+
 class Api:
     """The API behind the tools: validates arguments, sends requests, maps responses."""
 
@@ -111,8 +129,22 @@ class Api:
         self._base_path = base.path.rstrip("/")
         self._origin = f"{base.scheme}://{base.netloc}"
         self._base_query = parse_qsl(base.query, keep_blank_values=True)
-        self._credentials = Credentials(self._schemes, settings.credentials, tokens or TokenCache())
-        self.redact = Redactor(redaction_secrets(self._schemes, settings))
+        self._tokens = tokens or TokenCache()
+        self._secrets = redaction_secrets(self._schemes, settings)
+        self.redact = Redactor(self._secrets)
+        self._shared = _CallContext(Credentials(self._schemes, settings.credentials, self._tokens), self.redact, {})
+        self._per_user = per_user_headers(self._schemes, settings.per_user_credentials)
+
+    def _context(self, headers: Mapping[str, str] | None) -> _CallContext:
+        """The credentials and redaction of one call: the server's, or (per user) the request's own."""
+        if headers is None or not self._per_user:
+            return self._shared
+        user = user_credentials(headers, self._per_user)
+        fallback = self._settings.per_user_fallback
+        values = {k: v for k, v in self._settings.credentials.items() if fallback or k not in self._per_user}
+        values.update(user)
+        redact = Redactor([*self._secrets, *credential_secrets(self._schemes, user)]) if user else self.redact
+        return _CallContext(Credentials(self._schemes, values, self._tokens), redact, self._per_user)
 
     def _validator(self, key: str, schema: Mapping[str, Any]) -> Any:
         validator = self._validators.get(key)
@@ -123,34 +155,47 @@ class Api:
             validator = self._validators[key] = Draft202012Validator(schema)
         return validator
 
-    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
-        """Run one tool call; every failure becomes an ``isError`` result."""
+    async def call(
+        self, name: str, arguments: Mapping[str, Any] | None, *, headers: Mapping[str, str] | None = None
+    ) -> types.CallToolResult:
+        """Run one tool call; every failure becomes an ``isError`` result.
+
+        ``headers`` are the HTTP request's (HTTP mode): per-user credentials come from them.
+        """
         entry = self._entries.get(name)
         if entry is None:
             return error_result(f"Unknown tool: {name!r}")
         try:
-            return await self._call(entry, dict(arguments or {}))
+            context = self._context(headers)
+        except CredentialError as exc:
+            return error_result(str(exc))
+        redact = context.redact
+        token = CALL_REDACTOR.set(redact)  # log records written during this call are redacted with it too
+        try:
+            return await self._call(entry, dict(arguments or {}), context)
         except ArgumentError as exc:
-            return error_result(self.redact(str(exc)))
+            return error_result(redact(str(exc)))
         except RecursionError:
             return error_result("The arguments nest too deeply to be sent; flatten them.")
         except httpx.TimeoutException:
             return error_result(f"The API at {self._origin} did not answer within {self._settings.timeout:g} s.")
         except httpx.HTTPError as exc:
-            detail = self.redact(f"{type(exc).__name__}: {exc}")
+            detail = redact(f"{type(exc).__name__}: {exc}")
             return error_result(f"The request to the API at {self._origin} failed: {detail}")
         except Exception as exc:  # a tool call must never break the session (logged, and shown redacted)
             logger.exception("tool %s failed", name)
-            detail = self.redact(str(exc))[:300]
+            detail = redact(str(exc))[:300]
             return error_result(f"Internal error while calling {name}: {type(exc).__name__}: {detail}")
+        finally:
+            CALL_REDACTOR.reset(token)
 
-    async def _call(self, entry: ToolEntry, arguments: dict[str, Any]) -> types.CallToolResult:
+    async def _call(self, entry: ToolEntry, arguments: dict[str, Any], context: _CallContext) -> types.CallToolResult:
         tool = entry["tool"]
         schema = tool["inputSchema"]
         arguments = drop_injected_nulls(arguments, schema, schema.get("$defs", {}))
         errors = list(self._validator(tool["name"], schema).iter_errors(arguments))
         if errors:
-            return error_result(self.redact(_argument_errors(errors)))
+            return error_result(context.redact(_argument_errors(errors)))
         fields, unchecked = None, None
         select_arg = entry.get("select")
         if select_arg and arguments.get(select_arg) is not None:
@@ -159,18 +204,23 @@ class Api:
                 unchecked = check_paths(fields, body_schema(entry), select_arg)
             except SelectionError as exc:
                 return error_result(str(exc))
+        missing = context.credentials.missing(entry["security"], context.headers)
+        if missing and context.headers:
+            return error_result(
+                f"This operation needs your own API credentials: send {', '.join(missing)} with the request "
+                "(this server takes API credentials per user)"
+            )
         request = prepare_request(entry["method"], entry["path"], entry["bindings"], arguments)
-        await self._credentials.apply(entry["security"], request, self._client)
+        await context.credentials.apply(entry["security"], request, self._client)
         started = time.perf_counter()
         response = await self._send(request)
         elapsed = 1000 * (time.perf_counter() - started)
         logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
-        missing = self._credentials.missing(entry["security"])
         hint = f"no credentials are configured for this operation: set {', '.join(missing)}" if missing else ""
         shaping = Shaping(
             budget=self._settings.max_result_tokens, arguments=arguments, fields=fields, unchecked=unchecked
         )
-        return response_result(entry, response, self.redact, self._output_check(tool), shaping, auth_hint=hint)
+        return response_result(entry, response, context.redact, self._output_check(tool), shaping, auth_hint=hint)
 
     def _output_check(self, tool: Mapping[str, Any]) -> Any:
         def check(structured: Mapping[str, Any]) -> str | None:

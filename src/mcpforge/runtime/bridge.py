@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mcp import types
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -46,21 +47,27 @@ async def _read_body(request: Request, limit: int) -> bytes:
 
 
 def bridge_routes(
-    token: str, api: Callable[[], Api], *, max_body: int, toolsets: Sequence[str] | None = None
+    api: Callable[[], Api], *, token: str | None, max_body: int, toolsets: Sequence[str] | None = None
 ) -> list[Route]:
-    """The bridge's routes; ``api`` returns the running server's API (available once it started)."""
-    expected = f"Bearer {token}".encode()
+    """The bridge's routes; ``api`` returns the running server's API (available once it started).
 
-    def authorized(request: Request) -> bool:
+    With ``token``, each request must carry it as a bearer token; without, the caller guards the
+    routes (the endpoint's protection).
+    """
+    expected = f"Bearer {token}".encode() if token else None
+
+    def refused(request: Request, method: str) -> Response | None:
+        if request.method != method:
+            return _problem(405, f"use {method}")
         given = request.headers.get("authorization", "").encode("utf-8", "replace")
-        return hmac.compare_digest(given, expected)
-
-    def unauthorized() -> JSONResponse:
-        return _problem(401, "missing or wrong bearer token", **{"WWW-Authenticate": "Bearer"})
+        if expected is not None and not hmac.compare_digest(given, expected):
+            return _problem(401, "missing or wrong bearer token", **{"WWW-Authenticate": "Bearer"})
+        return None
 
     async def tools(request: Request) -> Response:
-        if not authorized(request):
-            return unauthorized()
+        problem = refused(request, "GET")
+        if problem is not None:
+            return problem
         kind = request.query_params.get("format", "chat")
         if kind not in {"chat", "responses"}:
             return _problem(400, "format must be chat or responses")
@@ -68,8 +75,9 @@ def bridge_routes(
         return JSONResponse({"tools": openai_tools(kind, strict=strict, toolsets=toolsets)})  # type: ignore[arg-type]
 
     async def execute(request: Request) -> Response:
-        if not authorized(request):
-            return unauthorized()
+        problem = refused(request, "POST")
+        if problem is not None:
+            return problem
         try:
             payload: Any = json.loads(await _read_body(request, max_body))
         except _TooLarge:
@@ -86,13 +94,13 @@ def bridge_routes(
             return _problem(413, f"at most {MAX_CALLS} tool calls per request")
         if any(not isinstance(call, dict) for call in calls):
             return _problem(400, "every tool call must be a JSON object")
-        if key == "tool_calls":
-            messages = await toolcalls.execute_openai_chat(calls, api().call)
-            return JSONResponse({"messages": messages})
-        outputs = await toolcalls.execute_openai_responses(calls, api().call)
-        return JSONResponse({"outputs": outputs})
+        headers = dict(request.headers)  # per-user API credentials, as on the MCP endpoint
 
-    return [
-        Route("/openai/tools", tools, methods=["GET"]),
-        Route("/openai/execute-tools", execute, methods=["POST"]),
-    ]
+        async def run(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+            return await api().call(name, arguments, headers=headers)
+
+        if key == "tool_calls":
+            return JSONResponse({"messages": await toolcalls.execute_openai_chat(calls, run)})
+        return JSONResponse({"outputs": await toolcalls.execute_openai_responses(calls, run)})
+
+    return [Route("/openai/tools", tools, methods=["GET"]), Route("/openai/execute-tools", execute, methods=["POST"])]

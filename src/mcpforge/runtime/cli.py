@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import textwrap
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -83,6 +85,7 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     args = parser.parse_args(argv)
     try:
         settings = read_settings(data["server"], os.environ if environ is None else environ, _overrides(args))
+        guard = _protection(data, settings) if settings.transport == "http" else None
     except SettingError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     from .credentials import redaction_secrets  # noqa: PLC0415 - httpx and the SDK load only when needed
@@ -97,7 +100,7 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     if settings.transport == "stdio":
         _serve_stdio(server)
         return
-    _serve_http(server, data, settings, toolsets)
+    _serve_http(server, data, settings, guard, toolsets)
 
 
 def _serve_stdio(server: Any) -> None:
@@ -111,14 +114,52 @@ def _serve_stdio(server: Any) -> None:
     anyio.run(serve)
 
 
-def _serve_http(server: Any, data: ToolsFile, settings: Settings, toolsets: Sequence[str] | None) -> None:
+def _serve_http(server: Any, data: ToolsFile, settings: Settings, guard: Any, toolsets: Sequence[str] | None) -> None:
     import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
 
     from .web import http_app  # noqa: PLC0415
 
-    app = http_app(server, data, settings, toolsets=toolsets)
-    # log_config=None: uvicorn's records go through the root handler and its secret filter.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(), log_config=None)
+    app, lifecycle = http_app(server, data, settings, guard, toolsets=toolsets)
+
+    class Uvicorn(uvicorn.Server):
+        """Readiness turns 503 when a shutdown signal arrives; after SIGTERM the server keeps serving for
+        ``SHUTDOWN_DRAIN`` seconds (a load balancer's health checks take it out of rotation meanwhile),
+        then stops accepting connections and lets in-flight calls finish."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            draining = lifecycle.ready and sig == signal.SIGTERM and settings.shutdown_drain > 0
+            lifecycle.ready = False
+            if draining:
+                # should_exit is a flag uvicorn's loop polls: setting it from a timer thread is safe.
+                threading.Timer(settings.shutdown_drain, super().handle_exit, (sig, frame)).start()
+                return
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+        log_config=None,  # uvicorn's records go through the root handler and its secret filter
+        timeout_graceful_shutdown=settings.shutdown_timeout,
+    )
+    Uvicorn(config).run()
+
+
+def _protection(data: ToolsFile, settings: Settings) -> Any:
+    """The endpoint's protection; refuse an unprotected non-loopback address unless explicitly allowed."""
+    from .access import is_loopback, protection  # noqa: PLC0415
+
+    prefix = data["server"]["envPrefix"]
+    guard = protection(settings, prefix)
+    if guard is None and not is_loopback(settings.host) and not settings.allow_unauthenticated:
+        raise SettingError(
+            f"refusing to serve {settings.host} without protection: anyone who reaches it would use the API "
+            f"with this server's credentials. Set {prefix}_AUTH_TOKENS (or {prefix}_AUTH_TOKENS_FILE), or "
+            f"{prefix}_OAUTH_ISSUER and {prefix}_OAUTH_RESOURCE; or pass --allow-unauthenticated "
+            f"({prefix}_ALLOW_UNAUTHENTICATED=true) if something in front of it already does"
+        )
+    return guard
 
 
 def main(argv: Sequence[str] | None = None) -> None:

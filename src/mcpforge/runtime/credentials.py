@@ -1,9 +1,13 @@
 """The upstream API's credentials: which security alternative applies, and putting it on a request.
 
 Credentials come from environment variables (``tools.json`` names one per credential of each
-security scheme). An operation's first alternative whose credentials are all configured is
-applied: API keys in a header, query or cookie; HTTP basic; bearer tokens; OAuth2 client
-credentials (a token fetched from the token URL, cached, refreshed a minute before it expires).
+security scheme) or, for the schemes ``PER_USER_CREDENTIALS`` names, from each request's own
+headers (``X-Petstore-Bearerauth-Token`` for ``PETSTORE_BEARERAUTH_TOKEN``): such values serve that
+call only, are built into a :class:`Credentials` of their own, and never fall back to the server's
+unless ``PER_USER_FALLBACK`` says so. An operation's first alternative whose credentials are all
+present is applied: API keys in a header, query or cookie; HTTP basic; bearer tokens; OAuth2
+client credentials (a token fetched from the token URL, cached per client, refreshed a minute
+before it expires).
 """
 
 from __future__ import annotations
@@ -19,9 +23,18 @@ import httpx
 
 from .contract import SchemeConfig
 from .http import ArgumentError, PreparedRequest
-from .settings import Settings
+from .settings import Settings, per_user_headers, user_header
 
-__all__ = ["CredentialError", "Credentials", "TokenCache", "credential_secrets", "redaction_secrets"]
+__all__ = [
+    "CredentialError",
+    "Credentials",
+    "TokenCache",
+    "credential_secrets",
+    "per_user_headers",
+    "redaction_secrets",
+    "user_credentials",
+    "user_header",
+]
 
 _REFRESH_MARGIN = 60.0  # seconds before expiry at which a cached token is replaced
 
@@ -108,6 +121,19 @@ def redaction_secrets(schemes: Mapping[str, SchemeConfig], settings: Settings) -
     return [*credential_secrets(schemes, settings.credentials), *filter(None, [settings.bridge_token])]
 
 
+def user_credentials(headers: Mapping[str, str], wanted: Mapping[str, str]) -> dict[str, str]:
+    """The per-user credentials a request carries (variable -> value); a bad value is a :class:`CredentialError`."""
+    found = {}
+    lowered = {k.lower(): v for k, v in headers.items()}
+    for variable, header in wanted.items():
+        value = lowered.get(header.lower(), "").strip()
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+            raise CredentialError(f"the header {header} holds a control character")
+        if value:
+            found[variable] = value
+    return found
+
+
 class Credentials:
     """Credential values by variable, and how each security scheme puts them on a request."""
 
@@ -123,12 +149,28 @@ class Credentials:
             return client or ("token" in env and env["token"] in self._values)
         return all(var in self._values for var in env.values())
 
-    def missing(self, security: Sequence[Sequence[Sequence[Any]]]) -> list[str]:
-        """The variables of the operation's first alternative, when no alternative is fully configured."""
+    def missing(self, security: Sequence[Sequence[Sequence[Any]]], names: Mapping[str, str] | None = None) -> list[str]:
+        """What to set for the operation's first alternative, when no alternative is fully configured.
+
+        ``names`` maps variables to the names a user knows them by (per-user headers); variables by default.
+        """
         if not security or any(all(self._has(self._schemes[key]) for key, _ in alt) for alt in security):
             return []
-        first = security[0]
-        return [var for key, _ in first for var in self._schemes[key]["env"].values() if var not in self._values]
+        show = names or {}
+        needed = []
+        for key, _ in security[0]:
+            scheme = self._schemes[key]
+            if self._has(scheme):
+                continue
+            env = scheme["env"]
+            if scheme["type"] == "oauth2" and "clientId" in env:
+                needed.append(
+                    f"{show.get(env['token'], env['token'])} (or {show.get(env['clientId'], env['clientId'])} and "
+                    f"{show.get(env['clientSecret'], env['clientSecret'])})"
+                )
+            else:
+                needed += [show.get(var, var) for var in env.values() if var not in self._values]
+        return needed
 
     async def apply(
         self, security: Sequence[Sequence[Sequence[Any]]], request: PreparedRequest, client: httpx.AsyncClient

@@ -176,8 +176,10 @@ class Catalog:
                 counts[name] += 1
         return counts
 
-    async def call(self, api: Api, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
-        """Run a meta-tool."""
+    async def call(
+        self, api: Api, name: str, arguments: Mapping[str, Any] | None, *, headers: Mapping[str, str] | None = None
+    ) -> types.CallToolResult:
+        """Run a meta-tool (``headers``: the HTTP request's, for per-user credentials)."""
         args = dict(arguments or {})
         if name == "search_operations":
             query = args.get("query")
@@ -200,7 +202,7 @@ class Catalog:
                 return error_result(f"Unknown operation {target!r}; use search_operations to find one.")
             if not isinstance(arguments, dict):
                 return error_result("arguments must be an object matching the operation's input schema.")
-            return await api.call(target, arguments)
+            return await api.call(target, arguments, headers=headers)
         if name == "list_toolsets":
             return _json_result({"toolsets": self.toolsets()})
         return error_result(f"Unknown tool: {name!r}")

@@ -11,10 +11,11 @@ import base64
 import json
 import logging
 from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-__all__ = ["MIN_SECRET_LENGTH", "Redactor", "SecretFilter", "spellings"]
+__all__ = ["CALL_REDACTOR", "MIN_SECRET_LENGTH", "Redactor", "SecretFilter", "spellings"]
 
 MIN_SECRET_LENGTH = 4  # shorter values would mask ordinary words
 _COOKIE_SAFE = "-._~!$&'()*+/:=?@[]^`{|}"
@@ -67,6 +68,10 @@ class Redactor:
         return value
 
 
+# The redactor of the tool call being run, for its per-user secrets in log records (contexts keep calls apart).
+CALL_REDACTOR: ContextVar[Redactor | None] = ContextVar("CALL_REDACTOR", default=None)
+
+
 class SecretFilter(logging.Filter):
     """Redacts secrets from every log record, its arguments and its traceback, whatever logger wrote it.
 
@@ -78,15 +83,21 @@ class SecretFilter(logging.Filter):
         super().__init__()
         self._redact = redact
 
+    def _clean(self, text: str) -> str:
+        text = self._redact(text)
+        call = CALL_REDACTOR.get()
+        return call(text) if call is not None else text
+
     def filter(self, record: logging.LogRecord) -> bool:
+        """Redact ``record`` in place; always keep it."""
         message = record.getMessage()
-        cleaned = self._redact(message)
+        cleaned = self._clean(message)
         if cleaned != message:
             record.msg, record.args = cleaned, None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            record.exc_text = self._redact(record.exc_text)
+            record.exc_text = self._clean(record.exc_text)
         if record.stack_info:
-            record.stack_info = self._redact(record.stack_info)
+            record.stack_info = self._clean(record.stack_info)
         return True

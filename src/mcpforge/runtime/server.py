@@ -8,7 +8,9 @@ from typing import Any
 
 from mcp import types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.caching import CacheHint
 from mcp.shared.exceptions import MCPError
+from starlette.requests import Request
 
 from .api import Api, http_client
 from .contract import ToolsFile, select_tools
@@ -62,9 +64,11 @@ def build_server(
         return types.ListToolsResult(tools=tools[start:end], next_cursor=str(end) if end < len(tools) else None)
 
     async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:
+        # HTTP mode: the request's headers may carry per-user API credentials (never its Authorization).
+        headers = dict(ctx.request.headers) if isinstance(ctx.request, Request) else None
         if catalog is not None:
-            return await catalog.call(ctx.lifespan_context, params.name, params.arguments)
-        return await ctx.lifespan_context.call(params.name, params.arguments)
+            return await catalog.call(ctx.lifespan_context, params.name, params.arguments, headers=headers)
+        return await ctx.lifespan_context.call(params.name, params.arguments, headers=headers)
 
     return Server(
         config["name"],
@@ -75,4 +79,6 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         get_tool_input_schema=schemas.get,
+        # The tool list is the same for every caller and changes only with a new deployment.
+        cache_hints={"tools/list": CacheHint(ttl_ms=settings.tools_cache_ttl * 1000, scope="public")},
     )

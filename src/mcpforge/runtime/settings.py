@@ -9,14 +9,12 @@ variable, the value (never a secret's) and what is allowed.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-from urllib.parse import urlsplit
+from typing import Any
 
 from .contract import SchemeConfig, ServerConfig
+from .setting import LOG_LEVELS, Setting, SettingError, check_base_url, is_absolute, parse_value
 
 __all__ = [
     "SETTINGS",
@@ -29,71 +27,12 @@ __all__ = [
     "documented",
     "header_borne",
     "parse_value",
+    "per_user_headers",
     "read_settings",
+    "user_header",
 ]
 
-Kind = Literal["url", "int", "float", "bool", "choice", "text", "list", "secret"]
-_INTEGER = re.compile(r"^[+-]?[0-9][0-9_]*$")
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-
-
-class SettingError(ValueError):
-    """A variable has a value the server cannot use; the message is one line for the user."""
-
-
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """One environment variable: ``<PREFIX>_<name>``, its type, default, allowed values and meaning."""
-
-    name: str
-    kind: Kind
-    default: Any
-    help: str
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[str, ...] = ()
-    flag: str | None = None  # the command-line option that overrides it
-    min_length: int = 0  # secrets: shorter values are refused
-
-    @property
-    def secret(self) -> bool:
-        """Whether the value must never be shown (logs, errors, ``--help``)."""
-        return self.kind == "secret"
-
-    def variable(self, prefix: str) -> str:
-        """The environment variable's name."""
-        return f"{prefix}_{self.name}"
-
-    def shown_default(self) -> str:
-        """The default as documentation shows it."""
-        if self.default is None or self.default in ("", ()):
-            return ""
-        if self.kind == "bool":
-            return "true" if self.default else "false"
-        if isinstance(self.default, float) and self.default.is_integer():
-            return str(int(self.default))
-        return str(self.default)
-
-    def allowed(self) -> str:
-        """What values are accepted, for error messages and ``--help``."""
-        if self.kind == "int":
-            return f"a whole number from {self.minimum:,.0f} to {self.maximum:,.0f}"
-        if self.kind == "float":
-            return f"a number of seconds above {self.minimum:g} and at most {self.maximum:g}"
-        if self.kind == "bool":
-            return "true or false (also 1/0, yes/no, on/off)"
-        if self.kind == "choice":
-            return "one of " + ", ".join(self.choices)
-        if self.kind == "url":
-            return "an absolute http:// or https:// URL"
-        if self.kind == "list":
-            return "comma-separated names"
-        if self.kind == "secret" and self.min_length:
-            return f"at least {self.min_length} characters"
-        return "text"
-
+MIN_TOKEN_LENGTH = 16
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -102,7 +41,15 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         "Base URL of the API; request paths are appended to it (its query parameters are sent with every request).",
     ),
-    Setting("TIMEOUT", "float", 30.0, "Seconds to wait for the API to connect, send and answer.", 0.0, 3600.0),
+    Setting(
+        "TIMEOUT",
+        "float",
+        30.0,
+        "Seconds to wait for the API to connect, send and answer.",
+        0.0,
+        3600.0,
+        above_minimum=True,
+    ),
     Setting(
         "MAX_RESULT_TOKENS",
         "int",
@@ -168,11 +115,99 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--log-level",
     ),
     Setting(
+        "AUTH_TOKENS",
+        "secrets",
+        (),
+        "HTTP mode: bearer tokens that may use the MCP endpoint (comma-separated, 16+ characters each).",
+        min_length=MIN_TOKEN_LENGTH,
+    ),
+    Setting("AUTH_TOKENS_FILE", "text", "", "HTTP mode: a file of such tokens, one per line (# starts a comment)."),
+    Setting(
+        "OAUTH_ISSUER",
+        "url",
+        "",
+        "HTTP mode: the OAuth 2.1 authorization server whose access tokens the MCP endpoint accepts.",
+    ),
+    Setting(
+        "OAUTH_RESOURCE",
+        "url",
+        "",
+        "HTTP mode: this server's public MCP URL (https://host/mcp), the audience every token must name.",
+    ),
+    Setting("OAUTH_SCOPES", "list", (), "HTTP mode: scopes every token must carry, comma-separated."),
+    Setting("OAUTH_JWKS_URL", "url", "", "HTTP mode: the issuer's JWKS (default: from its metadata)."),
+    Setting(
+        "OAUTH_INTROSPECTION_URL",
+        "url",
+        "",
+        "HTTP mode: RFC 7662 introspection for opaque tokens (default: from the issuer's metadata).",
+    ),
+    Setting("OAUTH_CLIENT_ID", "text", "", "HTTP mode: client id this server introspects tokens with."),
+    Setting("OAUTH_CLIENT_SECRET", "secret", None, "HTTP mode: that client's secret."),
+    Setting(
+        "ALLOW_UNAUTHENTICATED",
+        "bool",
+        False,
+        "HTTP mode: serve a non-loopback address without endpoint protection (anyone reaching it uses the API).",
+        flag="--allow-unauthenticated",
+    ),
+    Setting(
+        "ALLOWED_HOSTS",
+        "list",
+        (),
+        "HTTP mode: Host headers accepted (DNS-rebinding protection; default: the OAUTH_RESOURCE host, "
+        "or loopback names on a loopback address).",
+    ),
+    Setting(
+        "PER_USER_CREDENTIALS",
+        "list",
+        (),
+        "HTTP mode: security schemes whose API credential each request brings in its own header "
+        "(X-<PREFIX>-<SCHEME>-<KIND>; 'all' for every scheme).",
+    ),
+    Setting(
+        "PER_USER_FALLBACK",
+        "bool",
+        False,
+        "HTTP mode: when a request lacks its per-user credential, use the server's own (default: refuse).",
+    ),
+    Setting(
+        "SHUTDOWN_DRAIN",
+        "float",
+        0.0,
+        "HTTP mode: seconds to keep serving after SIGTERM while /readyz says 503, so a load balancer stops "
+        "sending new calls first (set it above the balancer's health-check interval).",
+        0.0,
+        600.0,
+    ),
+    Setting(
+        "SHUTDOWN_TIMEOUT",
+        "int",
+        30,
+        "HTTP mode: seconds in-flight calls may take to finish after SIGTERM.",
+        1,
+        3600,
+    ),
+    Setting(
+        "TOOLS_CACHE_TTL",
+        "int",
+        3600,
+        "Seconds clients may cache tools/list (MCP 2026-07-28 caching hints).",
+        0,
+        604_800,
+    ),
+    Setting(
+        "BRIDGE",
+        "bool",
+        False,
+        "HTTP mode: serve the OpenAI bridge (/openai/tools, /openai/execute-tools) behind the endpoint's protection.",
+    ),
+    Setting(
         "BRIDGE_TOKEN",
         "secret",
         None,
-        "HTTP mode: enables the OpenAI bridge (/openai/tools, /openai/execute-tools) behind this bearer token.",
-        min_length=16,
+        "HTTP mode: a bearer token for the OpenAI bridge alone (also enables it).",
+        min_length=MIN_TOKEN_LENGTH,
     ),
     Setting(
         "BRIDGE_MAX_BODY",
@@ -217,6 +252,17 @@ def credential_settings(schemes: Mapping[str, SchemeConfig], prefix: str) -> lis
     return result
 
 
+def user_header(variable: str) -> str:
+    """The request header that carries ``variable``'s value per user: PETSTORE_API_KEY -> X-Petstore-Api-Key."""
+    return "X-" + "-".join(part.capitalize() for part in variable.split("_") if part)
+
+
+def per_user_headers(schemes: Mapping[str, SchemeConfig], chosen: Sequence[str]) -> dict[str, str]:
+    """Variable -> header for the credentials of the schemes taken per user (``all``: every scheme)."""
+    keys = list(schemes) if "all" in chosen else [key for key in schemes if key in chosen]
+    return {var: user_header(var) for key in keys for var in schemes[key]["env"].values()}
+
+
 def header_borne(scheme: SchemeConfig) -> list[str]:
     """The variables of ``scheme`` whose values travel in an HTTP header as they are (they must be ASCII)."""
     env = scheme["env"]
@@ -231,72 +277,6 @@ def all_settings(config: ServerConfig) -> list[Setting]:
     """Every variable this API's server reads, with the spec's base URL as ``BASE_URL``'s default."""
     rows = [Setting(s.name, s.kind, config["baseUrl"], s.help) if s.name == "BASE_URL" else s for s in SETTINGS]
     return rows + credential_settings(config["securitySchemes"], config["envPrefix"])
-
-
-def check_base_url(text: str, variable: str) -> str:
-    """An absolute http(s) URL without fragment or credentials, else a :class:`SettingError` naming ``variable``."""
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise SettingError(
-            f"{variable}={text!r} is not an absolute http:// or https:// URL; set it to the API's address, "
-            "for example https://api.example.com/v1"
-        )
-    if parts.username or parts.password:
-        raise SettingError(f"{variable} must not carry credentials; use the credential variables instead")
-    if parts.fragment:
-        raise SettingError(f"{variable}={text!r} has a #fragment, which an API base URL cannot use")
-    try:
-        _ = parts.port
-    except ValueError:
-        raise SettingError(f"{variable}={text!r} has an invalid port") from None
-    return text
-
-
-def _within(value: float, setting: Setting) -> bool:
-    low = -math.inf if setting.minimum is None else setting.minimum
-    high = math.inf if setting.maximum is None else setting.maximum
-    return low <= value <= high
-
-
-def parse_value(setting: Setting, raw: str, variable: str) -> Any:
-    """``raw`` as ``setting``'s type, checked; ``variable`` names the source in errors (a variable or a flag)."""
-    shown = "(hidden)" if setting.secret else repr(raw)
-    problem = f"{variable}={shown} is not valid: expected {setting.allowed()}"
-    if setting.kind == "int":
-        if not _INTEGER.match(raw):
-            raise SettingError(problem)
-        value = int(raw.replace("_", ""))
-        if not _within(value, setting):
-            raise SettingError(problem)
-        return value
-    if setting.kind == "float":
-        try:
-            number = float(raw)
-        except ValueError:
-            raise SettingError(problem) from None
-        if not math.isfinite(number) or number == setting.minimum or not _within(number, setting):
-            raise SettingError(problem)
-        return number
-    if setting.kind == "bool":
-        lowered = raw.lower()
-        if lowered not in _TRUE | _FALSE:
-            raise SettingError(problem)
-        return lowered in _TRUE
-    if setting.kind == "choice":
-        for choice in setting.choices:
-            if raw.lower() == choice.lower():
-                return choice
-        raise SettingError(problem)
-    if setting.kind == "url":
-        return check_base_url(raw, variable)
-    if setting.kind == "list":
-        return tuple(item.strip() for item in raw.split(",") if item.strip())
-    if setting.kind == "secret":
-        if any(ord(ch) < 32 or ord(ch) == 127 for ch in raw):
-            raise SettingError(f"{variable} contains a control character (a line break?); remove it")
-        if len(raw) < setting.min_length:
-            raise SettingError(f"{variable} is too short: it must be at least {setting.min_length} characters")
-    return raw
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -316,6 +296,23 @@ class Settings:
     stateless: bool = False
     json_response: bool = False
     log_level: str = "WARNING"
+    auth_tokens: tuple[str, ...] = ()
+    auth_tokens_file: str = ""
+    oauth_issuer: str = ""
+    oauth_resource: str = ""
+    oauth_scopes: tuple[str, ...] = ()
+    oauth_jwks_url: str = ""
+    oauth_introspection_url: str = ""
+    oauth_client_id: str = ""
+    oauth_client_secret: str = ""
+    allow_unauthenticated: bool = False
+    allowed_hosts: tuple[str, ...] = ()
+    per_user_credentials: tuple[str, ...] = ()
+    per_user_fallback: bool = False
+    shutdown_drain: float = 0.0
+    shutdown_timeout: int = 30
+    tools_cache_ttl: int = 3600
+    bridge: bool = False
     bridge_token: str = ""
     bridge_max_body: int = 1_000_000
     # variable -> value of the API's credentials (and token URL overrides), only those that are set
@@ -350,20 +347,21 @@ def read_settings(config: ServerConfig, env: Mapping[str, str], overrides: Mappi
         for var in header_borne(scheme):
             if var in credentials and not credentials[var].isascii():
                 raise SettingError(f"{var} holds a non-ASCII character, which an HTTP header cannot carry")
+    unknown = [key for key in values["per_user_credentials"] if key != "all" and key not in config["securitySchemes"]]
+    if unknown:
+        known = ", ".join(["all", *config["securitySchemes"]])
+        raise SettingError(
+            f"{prefix}_PER_USER_CREDENTIALS names unknown security scheme(s) {', '.join(unknown)}; " f"known: {known}"
+        )
     base_url = values.pop("base_url")
     variable = f"{prefix}_BASE_URL"
-    if base_url == config["baseUrl"] and not _absolute(base_url):
+    if base_url == config["baseUrl"] and not is_absolute(base_url):
         found = f"only the relative server URL {base_url!r}" if base_url else "no server URL"
         raise SettingError(
             f"{variable} is not set and the API description gives {found}; "
             f"set {variable} to the API's address, for example https://api.example.com/v1"
         )
     return Settings(base_url=check_base_url(base_url, variable), credentials=credentials, **values)
-
-
-def _absolute(url: str | None) -> bool:
-    parts = urlsplit(url or "")
-    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
 
 
 def documented(config: ServerConfig) -> Sequence[tuple[str, str, str, bool]]:

@@ -1,50 +1,144 @@
-"""HTTP mode: the streamable HTTP MCP endpoint at ``/mcp``, and the OpenAI bridge when it is enabled."""
+"""HTTP mode: the MCP endpoint at ``/mcp``, its protection, health checks, and the optional OpenAI bridge.
+
+Assembled from the MCP SDK's pieces (its session manager and ASGI endpoint, its bearer-token
+authentication and auth context, its RFC 9728 metadata route) rather than its ready-made app, so
+that ``/healthz`` and ``/readyz`` stay outside authentication, the bridge shares the endpoint's
+protection, and readiness turns 503 as soon as shutdown begins (a load balancer then stops
+sending new calls while in-flight ones finish).
+"""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
+from urllib.parse import urlsplit
 
 from mcp.server import Server
+from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
+from mcp.server.auth.routes import create_protected_resource_routes
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
+from .access import Protection, RequireAccess, is_loopback
 from .api import Api, http_client
 from .bridge import bridge_routes
 from .contract import ToolsFile
 from .settings import Settings
 
-__all__ = ["http_app"]
+__all__ = ["Lifecycle", "http_app", "transport_security"]
+
+
+@dataclass
+class Lifecycle:
+    """Whether the server takes new work (``/readyz``), and the API the bridge calls through."""
+
+    ready: bool = False
+    api: Api | None = None
+
+    def bridge_api(self) -> Api:
+        """The running API (the bridge's routes exist only while it runs)."""
+        if self.api is None:
+            raise RuntimeError("the server is not running")
+        return self.api
+
+
+def transport_security(settings: Settings) -> TransportSecuritySettings | None:
+    """DNS-rebinding protection: the hosts ``ALLOWED_HOSTS`` names, else the OAuth resource's, else loopback names."""
+    hosts = list(settings.allowed_hosts)
+    if not hosts and settings.oauth_resource:
+        hosts = [urlsplit(settings.oauth_resource).netloc]
+    if not hosts and is_loopback(settings.host):
+        hosts = ["127.0.0.1", "localhost", "[::1]"]
+    if not hosts:
+        return None  # behind a proxy whose Host names vary: documented, and ALLOWED_HOSTS turns it on
+    allowed = [h for host in hosts for h in ([host] if ":" in host.strip("[]") else [host, f"{host}:*"])]
+    origins = [f"{scheme}://{h}" for h in allowed for scheme in ("http", "https")]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=allowed, allowed_origins=origins
+    )
+
+
+async def _live(_: Request) -> Response:
+    return JSONResponse({"status": "ok"})
 
 
 def http_app(
-    server: Server[Api], data: ToolsFile, settings: Settings, *, toolsets: Sequence[str] | None = None
-) -> Starlette:
-    """The ASGI application of HTTP mode."""
-    app = server.streamable_http_app(
-        streamable_http_path="/mcp",
-        stateless_http=settings.stateless,
+    server: Server[Api],
+    data: ToolsFile,
+    settings: Settings,
+    guard: Protection | None,
+    *,
+    toolsets: Sequence[str] | None = None,
+) -> tuple[Starlette, Lifecycle]:
+    """The ASGI application of HTTP mode (``guard``: the endpoint's protection), and its lifecycle."""
+    manager = StreamableHTTPSessionManager(
+        app=server,
         json_response=settings.json_response,
-        host=settings.host,
+        stateless=settings.stateless,
+        security_settings=transport_security(settings),
     )
-    if settings.bridge_token:
-        _add_bridge(app, data, settings, toolsets)
-    return app
+    lifecycle = Lifecycle()
 
+    async def ready(_: Request) -> Response:
+        status = 200 if lifecycle.ready else 503
+        return JSONResponse({"status": "ready" if lifecycle.ready else "not ready"}, status_code=status)
 
-def _add_bridge(app: Starlette, data: ToolsFile, settings: Settings, toolsets: Sequence[str] | None) -> None:
-    """The OpenAI bridge's routes, with an API of their own opened by the app's lifespan."""
-    holder: dict[str, Api] = {}
-    inner = app.router.lifespan_context
+    endpoint: Any = StreamableHTTPASGIApp(manager)
+    routes: list[BaseRoute] = [
+        Route("/healthz", _live, methods=["GET"]),
+        Route("/readyz", ready, methods=["GET"]),
+        Route("/mcp", endpoint=RequireAccess(endpoint, guard) if guard else endpoint),
+    ]
+    if guard and guard.resource and guard.issuer:
+        # Plain strings: as pydantic URLs the issuer would gain a trailing slash that clients reject.
+        routes += create_protected_resource_routes(
+            resource_url=cast(Any, guard.resource),
+            authorization_servers=[cast(Any, guard.issuer)],
+            scopes_supported=list(guard.required_scopes) or None,
+        )
+    if settings.bridge or settings.bridge_token:
+        routes += _bridge(lifecycle, guard, settings, toolsets)
+    middleware = []
+    if guard is not None:
+        middleware = [
+            Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(guard.verifier)),
+            Middleware(AuthContextMiddleware),
+        ]
 
     @contextlib.asynccontextmanager
-    async def lifespan(application: Any) -> AsyncIterator[Any]:
-        async with http_client(settings) as client, inner(application) as state:
-            holder["api"] = Api(data, settings, client, toolsets=toolsets)
-            yield state
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with manager.run(), http_client(settings) as client:
+            lifecycle.api = Api(data, settings, client, toolsets=toolsets)
+            lifecycle.ready = True
+            try:
+                yield
+            finally:
+                lifecycle.ready = False
 
-    routes = bridge_routes(
-        settings.bridge_token, lambda: holder["api"], max_body=settings.bridge_max_body, toolsets=toolsets
-    )
-    app.router.routes.extend(routes)
-    app.router.lifespan_context = lifespan
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan), lifecycle
+
+
+def _bridge(
+    lifecycle: Lifecycle, guard: Protection | None, settings: Settings, toolsets: Sequence[str] | None
+) -> list[BaseRoute]:
+    """The bridge's routes: behind the endpoint's protection (its own token also accepted), or its token alone."""
+    if guard is None:
+        return list(
+            bridge_routes(
+                lifecycle.bridge_api, token=settings.bridge_token, max_body=settings.bridge_max_body, toolsets=toolsets
+            )
+        )
+    routes = bridge_routes(lifecycle.bridge_api, token=None, max_body=settings.bridge_max_body, toolsets=toolsets)
+    return [
+        Route(route.path, endpoint=RequireAccess(route.app, guard, extra_token=settings.bridge_token or None))
+        for route in routes
+    ]

@@ -1,0 +1,51 @@
+// A real OAuth 2.1 authorization server for the tests: npm oidc-provider (a certified OpenID Provider).
+// Usage: node authserver.mjs CONFIG.json   (OIDC_PROVIDER: path of oidc-provider's lib/index.js)
+// CONFIG: {issuer, port, jwks: {keys: [private JWKs]}, clients: [{client_id, client_secret, scope}],
+//          resources: {"<resource URL>": {scope, format: "jwt" | "opaque", ttl}}}
+// Client credentials grant with RFC 8707 resource indicators: a token's audience is the resource
+// it was requested for; JWT resources get RFC 9068 access tokens signed with CONFIG.jwks.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const { default: Provider, errors } = await import(pathToFileURL(process.env.OIDC_PROVIDER).href);
+
+const scopes = new Set(['openid']);
+for (const resource of Object.values(config.resources)) resource.scope.split(' ').forEach((s) => scopes.add(s));
+for (const client of config.clients) client.scope.split(' ').forEach((s) => scopes.add(s));
+
+const provider = new Provider(config.issuer, {
+  jwks: config.jwks,
+  clients: config.clients.map((c) => ({
+    client_id: c.client_id,
+    client_secret: c.client_secret,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    scope: c.scope,
+  })),
+  scopes: [...scopes],
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    introspection: { enabled: true, allowedPolicy: async () => true },
+    resourceIndicators: {
+      enabled: true,
+      useGrantedResource: async () => true,
+      defaultResource: async () => undefined,
+      getResourceServerInfo: async (ctx, indicator) => {
+        const resource = config.resources[indicator];
+        if (!resource) throw new errors.InvalidTarget();
+        const info = { scope: resource.scope, audience: indicator, accessTokenTTL: resource.ttl || 600 };
+        if (resource.format === 'jwt') return { ...info, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+        return { ...info, accessTokenFormat: 'opaque' };
+      },
+    },
+  },
+});
+provider.proxy = true;
+const server = provider.listen(config.port, '127.0.0.1', () => {
+  process.stdout.write(`listening ${config.port}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+provider.on('server_error', (ctx, err) => process.stderr.write(`server_error: ${err.stack}\n`));
