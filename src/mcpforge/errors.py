@@ -11,9 +11,11 @@ Exception tree::
      │    ├── SpecReadError        unreadable file, bad JSON/YAML, too large or too deep
      │    ├── SpecFormatError      not an OpenAPI/Swagger document, unsupported version
      │    ├── RefError             unresolvable, refused (remote, outside the spec's folder) or cyclic $ref
+     │    ├── OverlayError         an overlay that cannot be read or applied
      │    ├── SpecValidationError  validation problems, fatal under --strict
      │    └── NoOperationsError    the document has no operations to turn into tools
      ├── OutputError               the output directory cannot be written safely
+     ├── Interrupted               a signal stopped the run (exit status 128 + the signal's number)
      └── ConfigError               invalid options or configuration file
 """
 
@@ -21,9 +23,11 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "Interrupted",
     "MCPForgeError",
     "NoOperationsError",
     "OutputError",
+    "OverlayError",
     "RefError",
     "SpecError",
     "SpecFormatError",
@@ -36,6 +40,7 @@ class MCPForgeError(Exception):
     """Base class of every fatal mcpforge error."""
 
     code = "error"
+    exit_status = 1
 
     def __init__(self, message: str, *, location: str | None = None, hint: str | None = None) -> None:
         super().__init__(message)
@@ -78,6 +83,12 @@ class RefError(SpecError):
     code = "ref"
 
 
+class OverlayError(SpecError):
+    """An overlay document cannot be read or applied."""
+
+    code = "overlay"
+
+
 class SpecValidationError(SpecError):
     """The document failed validation and validation problems are fatal (``--strict``)."""
 
@@ -100,3 +111,13 @@ class ConfigError(MCPForgeError):
     """Invalid options or configuration file."""
 
     code = "config"
+
+
+class Interrupted(MCPForgeError):
+    """A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run; the message says what state it left."""
+
+    code = "interrupted"
+
+    def __init__(self, message: str, *, signum: int, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.exit_status = 128 + signum

@@ -9,25 +9,33 @@ result never depends on the order of operations in the document.
 from __future__ import annotations
 
 import hashlib
+import keyword
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "DEFAULT_MAX_TOOL_NAME",
+    "NAME_RULES",
+    "PORTABLE_NAME_RULE",
     "TOOL_NAME_PATTERN",
     "UNTAGGED_TOOLSET",
     "NameCandidate",
+    "NameRule",
     "aggregate_tool_names",
     "argument_name",
     "assign_tool_names",
     "definition_name",
+    "name_problem",
     "selection_argument",
     "short_hash",
     "shorten",
     "tool_name_base",
     "toolset_name",
     "toolsets_of",
+    "unique_valid_names",
+    "valid_name",
 ]
 
 DEFAULT_MAX_TOOL_NAME = 64
@@ -70,7 +78,12 @@ def _pieces(name: str) -> list[str]:
     for word in name.split("_"):
         if not word:
             continue
-        humps = _CAMEL_PIECE.findall(word)
+        humps: list[str] = []
+        for hump in _CAMEL_PIECE.findall(word):
+            if hump.isdigit() and humps:
+                humps[-1] += hump  # digits stay with their word: v3, not v and 3
+            else:
+                humps.append(hump)
         pieces.extend(humps if "".join(humps) == word and len(humps) > 1 else [word])
     return pieces
 
@@ -80,20 +93,24 @@ def shorten(name: str, max_length: int = DEFAULT_MAX_TOOL_NAME) -> str:
 
     The first word (usually the verb) and as many trailing words as fit are kept, joined by
     ``_``: ``post_v3_mark_events_attendance_for_organization_members_in_bulk`` keeps
-    ``post`` and the most specific tail instead of cutting a word in half.
+    ``post`` and the most specific tail instead of cutting a word in half. Only a single word
+    longer than the limit is cut, and then marked with a hash of the whole name.
     """
     if len(name) <= max_length:
         return name
     pieces = _pieces(name)
-    if not pieces:
-        return name[:max_length]
-    head, tail = pieces[0], list[str]()
-    for piece in reversed(pieces[1:]):
-        if len("_".join([head, piece, *tail])) > max_length:
+    head, tail = (pieces[0], list[str]()) if pieces else ("", [])
+    if len(head) > max_length:
+        head = ""  # the verb alone does not fit: keep the most specific words instead
+    for piece in reversed(pieces[1:] if head else pieces):
+        if len("_".join([head, piece, *tail]).strip("_")) > max_length:
             break
         tail.insert(0, piece)
-    result = "_".join([head, *tail])
-    return result[:max_length].rstrip("_-") or name[:max_length]
+    result = "_".join([head, *tail]).strip("_")
+    if result:
+        return result
+    mark = short_hash(name)
+    return f"{(pieces or [name])[0][: max(max_length - len(mark) - 1, 1)]}_{mark}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,48 +217,7 @@ def definition_name(tokens: Sequence[str], *, uri: str, canonical: bool) -> str:
     return base if canonical else f"{base}_{short_hash(uri)}"
 
 
-_PY_KEYWORDS = frozenset(
-    {
-        "False",
-        "None",
-        "True",
-        "and",
-        "as",
-        "assert",
-        "async",
-        "await",
-        "break",
-        "class",
-        "continue",
-        "def",
-        "del",
-        "elif",
-        "else",
-        "except",
-        "finally",
-        "for",
-        "from",
-        "global",
-        "if",
-        "import",
-        "in",
-        "is",
-        "lambda",
-        "nonlocal",
-        "not",
-        "or",
-        "pass",
-        "raise",
-        "return",
-        "try",
-        "while",
-        "with",
-        "yield",
-        "match",
-        "case",
-        "type",
-    }
-)
+_PY_KEYWORDS = frozenset([*keyword.kwlist, *keyword.softkwlist, "type"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,37 +246,102 @@ def project_names(title: str, override: str | None = None) -> ProjectNames:
     )
 
 
-def aggregate_tool_names(tools: Sequence[tuple[str, str]], *, max_length: int = DEFAULT_MAX_TOOL_NAME) -> list[str]:
-    """Names for the tools of several servers, ``tools[i] = (server, tool name)``.
+@dataclass(frozen=True, slots=True)
+class NameRule:
+    """What a target format accepts as a tool name."""
 
-    A name is kept when it is valid and unique; names that occur on more than one server are
-    prefixed with the server's name (``github_search``), shortened to ``max_length``; any name
-    still taken gets a ``_2``, ``_3``... suffix. Invalid names are made valid first.
+    pattern: re.Pattern[str]
+    max_length: int
+    text: str  # the rule in words, for messages
+
+
+_PROVIDER_RULE = NameRule(re.compile(r"^[A-Za-z0-9_-]+$"), 64, "1-64 characters of A-Z a-z 0-9 _ -")
+# What every format accepts: the names ToolHub exposes, so one list works with every provider.
+PORTABLE_NAME_RULE = NameRule(
+    re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$"), 64, "1-64 characters of A-Z a-z 0-9 _ -, starting with a letter or _"
+)
+NAME_RULES: Mapping[str, NameRule] = {
+    # MCP 2025-11-25 (SEP-986); OpenAI and Anthropic document 64 (Anthropic's API has taken 128 since 2025-08).
+    "mcp": NameRule(re.compile(r"^[A-Za-z0-9_.-]+$"), 128, "1-128 characters of A-Z a-z 0-9 _ . -"),
+    "openai-chat": _PROVIDER_RULE,
+    "openai-responses": _PROVIDER_RULE,
+    "anthropic": _PROVIDER_RULE,
+    # Gemini's API error text; its SDK docs say 128 and allow ':' (2026-05): the stricter reading is kept.
+    "gemini": NameRule(
+        re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$"),
+        64,
+        "1-64 characters of A-Z a-z 0-9 _ . -, starting with a letter or _",
+    ),
+}
+
+
+def name_problem(name: str, rule: NameRule) -> str | None:
+    """Why ``name`` breaks ``rule`` (None when it is valid)."""
+    if not name:
+        return "the name is empty"
+    if len(name) > rule.max_length:
+        return f"{len(name)} characters, more than {rule.max_length}"
+    if not rule.pattern.match(name):
+        return f"names must be {rule.text}"
+    return None
+
+
+def valid_name(name: str, rule: NameRule, max_length: int | None = None) -> str:
+    """``name`` made valid for ``rule``: accents dropped, other characters to ``_``, whole words kept."""
+    limit = min(max_length or rule.max_length, rule.max_length)
+    if len(name) <= limit and rule.pattern.match(name):
+        return name
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    words = _words(ascii_text)
+    base = "_".join(words) if words else f"tool_{short_hash(name)}"
+    if not rule.pattern.match(base):
+        base = f"tool_{base}"  # a leading digit, where the format wants a letter first
+    return shorten(base, limit)
+
+
+def unique_valid_names(
+    names: Sequence[str], rule: NameRule, *, max_length: int | None = None, groups: Sequence[str] | None = None
+) -> list[str]:
+    """A valid, unique name for each of ``names``, in order.
+
+    Names that are already valid keep theirs; a name that had to change never takes one that a
+    valid name holds. ``groups`` (a server per name) prefix a name that several groups share:
+    ``github_search`` and ``jira_search``. Any name still taken gets ``_2``, ``_3``...
     """
-
-    def valid(name: str) -> str:
-        if TOOL_NAME_PATTERN.match(name) and len(name) <= max_length:
-            return name
-        return shorten("_".join(_words(name)) or "tool", max_length)
-
-    bases = [valid(name) for _, name in tools]
-    servers_of: dict[str, set[str]] = {}
-    for (server, _), base in zip(tools, bases, strict=True):
-        servers_of.setdefault(base, set()).add(server)
-    result: list[str] = []
+    limit = min(max_length or rule.max_length, rule.max_length)
+    exact = [len(n) <= limit and rule.pattern.match(n) is not None for n in names]
+    bases = [n if ok else valid_name(n, rule, limit) for n, ok in zip(names, exact, strict=True)]
+    owners: dict[str, set[str]] = {}  # base -> the groups holding it as an unchanged name
+    claims: dict[str, set[str]] = {}  # base -> every group wanting it
+    members = groups or [""] * len(names)
+    for base, ok, group in zip(bases, exact, members, strict=True):
+        claims.setdefault(base, set()).add(group)
+        owners.setdefault(base, set())
+        if ok:
+            owners[base].add(group)
+    wanted: list[str] = []
+    for base, ok, group in zip(bases, exact, members, strict=True):
+        shared = len(owners[base]) > 1 if ok else bool(owners[base]) or len(claims[base]) > 1
+        prefix = "_".join(_words(group)) or "server"
+        wanted.append(valid_name(f"{prefix}_{base}", rule, limit) if shared and groups else base)
+    result: list[str | None] = [None] * len(names)
     taken: set[str] = set()
-    for (server, _), base in zip(tools, bases, strict=True):
-        name = base
-        if len(servers_of[base]) > 1:
-            prefix = "_".join(_words(server)) or "server"
-            name = shorten(f"{prefix}_{base}", max_length)
-        candidate, counter = name, 2
+    # Unchanged names first, so a suffix never lands on a name that was valid as it was.
+    for i in sorted(range(len(names)), key=lambda i: (not (exact[i] and wanted[i] == names[i]), i)):
+        candidate, counter = wanted[i], 2
         while candidate in taken:
-            candidate = _with_suffix(name, f"_{counter}", max_length)
+            candidate = _with_suffix(wanted[i], f"_{counter}", limit)
             counter += 1
         taken.add(candidate)
-        result.append(candidate)
-    return result
+        result[i] = candidate
+    return [name for name in result if name is not None]
+
+
+def aggregate_tool_names(tools: Sequence[tuple[str, str]], *, max_length: int = DEFAULT_MAX_TOOL_NAME) -> list[str]:
+    """Names for the tools of several servers (``tools[i] = (server, tool name)``), valid for every provider."""
+    return unique_valid_names(
+        [name for _, name in tools], PORTABLE_NAME_RULE, max_length=max_length, groups=[s for s, _ in tools]
+    )
 
 
 UNTAGGED_TOOLSET = "untagged"

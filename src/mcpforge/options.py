@@ -19,6 +19,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from mcpforge.errors import ConfigError
+
 __all__ = ["OPTIONS", "OptionInfo", "Options", "Override", "ValidationLevel", "options_table"]
 
 
@@ -39,9 +41,11 @@ class Override:
     exclude: bool = False
 
 
-def _about(help_text: str, *, shown: str = "", minimum: int | None = None, only: str = "") -> dict[str, Any]:
+def _about(
+    help_text: str, *, shown: str = "", minimum: int | None = None, maximum: int | None = None, only: str = ""
+) -> dict[str, Any]:
     """An option's metadata: help, the default as documented, the smallest value, and where it applies."""
-    return {"help": help_text, "shown": shown, "minimum": minimum, "only": only}
+    return {"help": help_text, "shown": shown, "minimum": minimum, "maximum": maximum, "only": only}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,6 +59,14 @@ class Options:
     output: Path | None = field(
         default=None,
         metadata=_about("Output directory (empty, or an earlier mcpforge output).", shown="required", only="generate"),
+    )
+    overlay: tuple[Path, ...] = field(
+        default=(),
+        metadata=_about(
+            "Overlay documents (Overlay Specification 1.0 or 1.1) applied to the spec, in order, before anything "
+            "reads it.",
+            shown="none",
+        ),
     )
     name: str | None = field(
         default=None, metadata=_about("Project name: package `<name>_mcp`, command `<name>-mcp`.", shown="from title")
@@ -91,7 +103,12 @@ class Options:
         default=False, metadata=_about("Serve search/describe/call meta-tools by default (the server's --dynamic).")
     )
     max_tool_name_length: int = field(
-        default=64, metadata=_about("Longest tool name (lower it when a client adds a prefix).", minimum=1)
+        default=64,
+        metadata=_about(
+            "Longest tool name, 16 to 64 (lower it when a client adds a prefix; names are shortened by whole words).",
+            minimum=16,
+            maximum=64,
+        ),
     )
     summary_max: int = field(default=150, metadata=_about("Longest summary (tool title).", minimum=1))
     description_max: int = field(default=300, metadata=_about("Longest tool description.", minimum=1))
@@ -125,9 +142,21 @@ class Options:
         ),
     )
 
+    def __post_init__(self) -> None:
+        """Numbers in their ranges whichever way the options were made (CLI, file, or library call)."""
+        for options_field in dataclasses.fields(self):
+            value, meta = getattr(self, options_field.name), options_field.metadata
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            key = options_field.name.replace("_", "-")
+            if meta.get("minimum") is not None and value < meta["minimum"]:
+                raise ConfigError(f"{key} must be at least {meta['minimum']} (got {value})")
+            if meta.get("maximum") is not None and value > meta["maximum"]:
+                raise ConfigError(f"{key} must be at most {meta['maximum']} (got {value})")
+
     def record(self) -> dict[str, Any]:
         """The options that shape the output, as the lock file records them (no paths, no CLI-only switches)."""
-        skipped = {"spec", "output", "fail_on_warning"}
+        skipped = {"spec", "output", "overlay", "fail_on_warning"}  # overlays: by name and hash in the lock
         values: dict[str, Any] = {}
         for option in OPTIONS:
             if option.attribute in skipped:
@@ -155,6 +184,7 @@ class OptionInfo:
     help: str
     shown: str
     minimum: int | None
+    maximum: int | None
     only: str  # "generate": that command only; "file": configuration files only
 
     @property
@@ -195,6 +225,7 @@ def _info(options_field: dataclasses.Field[Any], hint: Any) -> OptionInfo:
         help=meta["help"],
         shown=meta["shown"],
         minimum=meta["minimum"],
+        maximum=meta["maximum"],
         only=meta["only"],
     )
 

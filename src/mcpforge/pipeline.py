@@ -7,7 +7,6 @@ the stage's values, never bytes parsed back.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,10 +14,10 @@ from urllib.parse import urlsplit
 
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
-from mcpforge.naming import project_names, toolsets_of
+from mcpforge.naming import project_names
 from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
-from mcpforge.openapi.validate import basic_problems, full_problems
+from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_refs
 from mcpforge.options import Options, ValidationLevel
 from mcpforge.render.files import RenderedFile, encode_each, manifest_file
 from mcpforge.render.lock import lock_file
@@ -93,7 +92,9 @@ class GenerationResult:
         return len({d.operation or d.pointer for d in self.diagnostics if d.effect is Effect.DEGRADED})
 
 
-def _validate(document: Document, options: Options, diags: Diagnostics) -> None:
+def _validate(document: Document, options: Options, diags: Diagnostics, *, every_ref: bool) -> None:
+    if every_ref:  # `validate` lists broken references even where no tool uses them
+        diags.extend(unresolved_refs(document))
     if options.validate is ValidationLevel.NONE:
         return
     diags.extend(basic_problems(document))
@@ -134,15 +135,33 @@ def _check_servers(toolset: ToolSet, options: Options, diags: Diagnostics) -> No
 
 
 def build(
-    options: Options, diags: Diagnostics, *, reserved: Mapping[str, str] | None = None, progress: Progress = _quiet
+    options: Options,
+    diags: Diagnostics,
+    *,
+    reserved: Mapping[str, str] | None = None,
+    progress: Progress = _quiet,
+    every_ref: bool = False,
 ) -> Built:
-    """Load, validate, parse and build the tool set; ``reserved`` names come from a lock file."""
+    """Load, validate, parse and build the tool set; ``reserved`` names come from a lock file.
+
+    A broken ``$ref`` skips the operations that use it (a diagnostic each); ``every_ref`` also
+    reports those no operation uses (a walk of the whole document: ``mcpforge validate``).
+    """
     if options.spec is None:
         raise ValueError("options.spec is required")
     progress("loading")
-    document = load_document(options.spec, allow_remote_refs=options.allow_remote_refs)
+    document = load_document(
+        options.spec, allow_remote_refs=options.allow_remote_refs, overlays=options.overlay, diags=diags
+    )
+    if not document.known_version:
+        diags.warn(
+            "unknown-openapi-version",
+            f"OpenAPI {document.openapi_version} is newer than mcpforge knows; it is read as OpenAPI 3.2, "
+            "so anything new in it is ignored",
+            pointer="/openapi",
+        )
     progress("validating")
-    _validate(document, options, diags)
+    _validate(document, options, diags, every_ref=every_ref)
     progress("parsing")
     api = parse_api(document, diags, options)
     progress("building tools")
@@ -155,7 +174,7 @@ def build(
             pointer="/paths",
         )
     _check_servers(toolset, options, diags)
-    return Built(document, toolset, hashlib.sha256(document.raw_bytes).hexdigest())
+    return Built(document, toolset, document.digest)
 
 
 def targets(
@@ -165,7 +184,7 @@ def targets(
     tools = mcp_tools(built.toolset)
     encoded = encode_each(tools)
     sizes = [len(e) for e in encoded]
-    budget = measure(tools, [toolsets_of(t.operation.tags) for t in built.toolset.tools], sizes)
+    budget = measure(tools, [list(t.toolsets) for t in built.toolset.tools], sizes)
     for code, message in budget_problems(budget, options):
         diags.warn(code, message)
     if not providers:
@@ -196,6 +215,7 @@ def generate(
         lock_file(
             source_name=built.document.source_name,
             spec_sha256=built.spec_sha256,
+            overlays=built.document.overlays,
             options=options.record(),
             names=names,
             files=[f.path for f in files],

@@ -44,7 +44,7 @@ def test_yaml_keeps_dates_as_strings_and_keys_as_strings() -> None:
         (b"a: [1, 2\n", SpecReadError, "not valid YAML"),
         (b"- just a list\n", SpecFormatError, "not a mapping"),
         (b"title: nothing\n", SpecFormatError, "neither 'openapi' nor 'swagger'"),
-        (b"openapi: 4.0.0\n", SpecFormatError, "unsupported OpenAPI version"),
+        (b"openapi: 2.5.0\n", SpecFormatError, "unsupported OpenAPI version"),
         (b"\xff\xfe\x00", SpecReadError, "not UTF-8"),
     ],
 )

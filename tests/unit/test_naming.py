@@ -5,13 +5,18 @@ from __future__ import annotations
 import random
 
 from mcpforge.naming import (
+    NAME_RULES,
+    PORTABLE_NAME_RULE,
     TOOL_NAME_PATTERN,
     NameCandidate,
+    aggregate_tool_names,
     argument_name,
     assign_tool_names,
+    name_problem,
     shorten,
     tool_name_base,
     unique_argument_name,
+    unique_valid_names,
 )
 
 
@@ -97,3 +102,33 @@ def test_argument_names_are_portable() -> None:
     assert argument_name("!!") == "param"
     assert unique_argument_name("id", "query", ["id"]) == "query_id"
     assert unique_argument_name("id", "query", ["id", "query_id"]) == "query_id_2"
+
+
+def test_shortening_never_cuts_a_word() -> None:
+    words = "post_v3_mark_events_attendance_for_organization_members_in_bulk"
+    for limit in range(16, 65):
+        short = shorten(words, limit)
+        assert len(short) <= limit and set(short.split("_")) <= set(words.split("_"))
+    assert shorten("getUserRepositories", 16) == "get_Repositories"
+    # Only a single word longer than the limit is cut, and marked as such by a hash of the whole name.
+    long_word = shorten("supercalifragilisticexpialidocious", 16)
+    assert len(long_word) == 16 and long_word.startswith("supercali_")
+
+
+def test_names_made_valid_for_each_format_keep_valid_names_first() -> None:
+    names = ["files.read", "files_read", "github/create_issue", "n\u00e4me", "x" * 90, "1st", "ok-name"]
+    openai = unique_valid_names(names, NAME_RULES["openai-chat"])
+    assert openai[:2] == ["files_read_2", "files_read"]  # the real files_read keeps its name
+    assert openai[2:4] == ["github_create_issue", "name"]
+    assert len(openai[4]) == 64 and openai[5:] == ["1st", "ok-name"]
+    assert all(name_problem(n, NAME_RULES["openai-chat"]) is None for n in openai)
+    gemini = unique_valid_names(names, NAME_RULES["gemini"])
+    assert gemini[0] == "files.read" and gemini[5] == "tool_1st"  # dots are fine; a digit cannot lead
+    assert unique_valid_names(names, NAME_RULES["mcp"])[:3] == ["files.read", "files_read", "github_create_issue"]
+
+
+def test_aggregated_names_are_portable_and_sanitised_ones_never_displace_real_ones() -> None:
+    listed = [("fs", "files.read"), ("fs", "files_read"), ("gh", "search"), ("jira", "search"), ("gh", "9lives")]
+    names = aggregate_tool_names(listed)
+    assert names == ["fs_files_read", "files_read", "gh_search", "jira_search", "tool_9lives"]
+    assert all(PORTABLE_NAME_RULE.pattern.match(n) and len(n) <= 64 for n in names)

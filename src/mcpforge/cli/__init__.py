@@ -64,6 +64,9 @@ class Group(click.Group):
         try:
             return super().invoke(ctx)
         except MCPForgeError as exc:
+            if exc.exit_status != Fatal.exit_code:  # interrupted: 128 + the signal's number, as shells expect
+                click.echo(exc.render(), err=True)
+                ctx.exit(exc.exit_status)
             raise Fatal(exc) from None
 
 

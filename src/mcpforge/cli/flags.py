@@ -17,9 +17,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _split(values: Any) -> Any:
-    """Repeated and comma-separated values of a multiple option as one tuple."""
-    if isinstance(values, tuple):
-        return tuple(v.strip() for value in values for v in str(value).split(",") if str(v).strip())
+    """Repeated and comma-separated values of a multiple option as one tuple (paths are never split)."""
+    if isinstance(values, tuple) and all(isinstance(v, str) for v in values):
+        return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
     return values
 
 
@@ -31,14 +31,15 @@ def _flag(option: OptionInfo) -> Callable[[F], F]:
     if option.attribute == "output":
         return click.option("-o", flag, type=click.Path(path_type=Path, file_okay=False), **extra)
     if option.multiple:
-        kind = click.Path(path_type=Path) if option.kind is Path else str
-        return click.option(flag, multiple=True, metavar="A,B", type=kind, **extra)
+        if option.kind is Path:
+            return click.option(flag, multiple=True, metavar="FILE", type=click.Path(path_type=Path), **extra)
+        return click.option(flag, multiple=True, metavar="A,B", **extra)
     if option.kind is bool:
         return click.option(f"{flag}/--no-{option.key}", **extra)
     if issubclass(option.kind, StrEnum):
         return click.option(flag, type=click.Choice(option.choices), **extra)
     if option.kind is int:
-        return click.option(flag, type=click.IntRange(min=option.minimum), **extra)
+        return click.option(flag, type=click.IntRange(min=option.minimum, max=option.maximum), **extra)
     return click.option(flag, type=option.kind, **extra)
 
 

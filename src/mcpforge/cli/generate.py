@@ -66,7 +66,11 @@ def _summary_table(result: Any) -> str:
 @option_flags(generate=True)
 @config_option
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when OUTPUT is not what this run would write.")
-@click.option("--force", is_flag=True, help="Replace the output directory even if it holds other files.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write even if OUTPUT holds files mcpforge did not write (they stay; files at generated paths are replaced).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Show every diagnostic, including notes, and progress.")
 def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, **flags: Any) -> None:
     """Generate the MCP server and provider manifests from SPEC into OUTPUT.
@@ -75,6 +79,7 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     [tool.mcpforge] in pyproject.toml) in the current directory. An existing lock file in OUTPUT
     keeps every tool's earlier name.
     """
+    from mcpforge.config import find_config  # noqa: PLC0415
     from mcpforge.pipeline import generate as run  # noqa: PLC0415
     from mcpforge.render.check import check_output  # noqa: PLC0415
     from mcpforge.render.lock import read_lock  # noqa: PLC0415
@@ -110,9 +115,16 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
         click.echo(f"{output} is up to date")
         return
     progress("writing")
-    write_tree(result.files, output, force=force)
+    config_file = config_path or find_config(Path.cwd())
+    inputs = [options.spec, *options.overlay, *([config_file] if config_file else [])]
+    written = write_tree(result.files, output, force=force, inputs=inputs)
+    if written.recovered:
+        click.echo(f"note: {written.recovered}", err=True)
     click.echo(_summary_table(result))
-    click.echo(f"Wrote {output} in {time.perf_counter() - started:.2f} s")
+    changes = f"{len(written.written)} file(s) written, {written.unchanged} unchanged"
+    if written.removed:
+        changes += f", {len(written.removed)} no longer generated removed"
+    click.echo(f"Wrote {output} in {time.perf_counter() - started:.2f} s ({changes})")
     warnings = sum(1 for d in result.diagnostics if d.severity is not Severity.INFO)
     if options.fail_on_warning and warnings:
         click.echo(f"{warnings} warning(s) and --fail-on-warning was given", err=True)

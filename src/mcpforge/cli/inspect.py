@@ -16,7 +16,7 @@ import click
 from mcpforge.cli.flags import config_option, option_flags, resolve
 from mcpforge.cli.generate import print_diagnostics
 from mcpforge.diagnostics import Diagnostics, Severity
-from mcpforge.errors import ConfigError
+from mcpforge.errors import ConfigError, SpecError
 
 __all__ = ["budget", "lint", "validate"]
 
@@ -35,7 +35,11 @@ def validate(config_path: Path | None, verbose: bool, **flags: Any) -> None:
     if options.spec is None:
         raise ConfigError("no SPEC given", hint="run `mcpforge validate SPEC`, or set spec in mcpforge.toml")
     diags = Diagnostics()
-    built = build(options, diags)
+    try:
+        built = build(options, diags, every_ref=True)
+    except SpecError:
+        print_diagnostics(diags.freeze(), verbose=True)  # every problem found before the fatal one
+        raise
     frozen = diags.freeze()
     print_diagnostics(frozen, verbose=True)
     warnings = sum(1 for d in frozen if d.severity is not Severity.INFO)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,13 @@ def _client_credentials(
 @click.option("--max-name-length", type=click.IntRange(8, 128), default=64, show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
 @click.option("--mapping", type=click.Path(path_type=Path, dir_okay=False), help="Write exposed name -> server, tool.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds a server may take to start and answer (0: wait forever).",
+)
 def tools(
     stdio: tuple[str, ...],
     http: tuple[str, ...],
@@ -118,6 +126,7 @@ def tools(
     max_name_length: int,
     output: Path | None,
     mapping: Path | None,
+    timeout: float,
 ) -> None:
     """List the tools of MCP servers (every page) and write them in a provider's format.
 
@@ -145,27 +154,52 @@ def tools(
             credentials = _client_credentials(parsed.name, ids, issuers, scopes)
             headers = common | scoped.get(parsed.name, {})
             servers.append(ServerTarget.http(parsed.url or "", name=parsed.name, headers=headers, oauth=credentials))
-        hub = ToolHub(servers, max_name_length=max_name_length)
+        hub = ToolHub(servers, max_name_length=max_name_length, connect_timeout=timeout or None)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     unknown = set(scoped) - {s.name for s in servers}
     if unknown:
         raise click.UsageError(f"--header names unknown server(s): {', '.join(sorted(unknown))}")
 
-    async def collect() -> tuple[list[dict[str, Any]], dict[str, Any], int]:
-        async with hub:
-            renamed = sum(1 for t in hub.tools if t.name != t.original)
-            return hub.manifest(fmt, strict=strict), hub.mapping, renamed
+    caught: list[int] = []
+
+    async def collect() -> tuple[list[dict[str, Any]], dict[str, Any], int] | None:
+        # A signal cancels the work, so the hub stops every server process it started before exiting.
+        async with anyio.create_task_group() as group:
+            group.start_soon(_cancel_on_signal, group.cancel_scope, caught)
+            async with hub:
+                renamed = sum(1 for t in hub.tools if t.name != t.original)
+                found = hub.manifest(fmt, strict=strict), hub.mapping, renamed
+            group.cancel_scope.cancel()
+            return found
+        return None
 
     try:
-        manifest, names, renamed = anyio.run(collect)
+        collected = anyio.run(collect)
     except Exception as exc:  # noqa: BLE001 - an unreachable server, or one that speaks no MCP: one clear line
-        click.echo(f"error: cannot list tools: {type(exc).__name__}: {_first_line(exc)}", err=True)
+        click.echo(f"error: cannot list tools: {_first_line(exc)}", err=True)
         sys.exit(1)
+    if caught or collected is None:
+        signum = caught[0] if caught else 2
+        click.echo(f"interrupted by {signal.Signals(signum).name}; every server process was stopped", err=True)
+        sys.exit(128 + signum)
+    manifest, names, renamed = collected
     _write(manifest, output)
     if mapping is not None:
         _write(names, mapping)
     click.echo(f"{len(manifest)} tools from {len(servers)} server(s); {renamed} renamed to stay unique", err=True)
+
+
+async def _cancel_on_signal(scope: Any, caught: list[int]) -> None:
+    import anyio  # noqa: PLC0415
+
+    from mcpforge.interrupts import SIGNALS  # noqa: PLC0415
+
+    with anyio.open_signal_receiver(*SIGNALS) as received:
+        async for signum in received:
+            caught.append(int(signum))
+            scope.cancel()
+            return
 
 
 def _first_line(exc: BaseException) -> str:
@@ -179,8 +213,17 @@ def _first_line(exc: BaseException) -> str:
 @click.option("--to", "fmt", type=click.Choice(FORMATS), required=True)
 @click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
-def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
-    """Convert a saved MCP tool list (a list of tools, or a tools/list result) to another format."""
+@click.option(
+    "--mapping",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write {converted name: MCP name} for every renamed tool to this JSON file.",
+)
+def convert(file: Path, fmt: str, strict: bool, output: Path | None, mapping: Path | None) -> None:
+    """Convert a saved MCP tool list (a list of tools, or a tools/list result) to another format.
+
+    Names the format does not accept (OpenAI rejects files.read) are made valid; each rename is
+    reported, and --mapping saves the way back to the MCP names for running calls.
+    """
     from mcpforge.targets.convert import convert_tools  # noqa: PLC0415
 
     try:
@@ -196,7 +239,15 @@ def convert(file: Path, fmt: str, strict: bool, output: Path | None) -> None:
             f"{file} is not an MCP tool list",
             hint='expected a list of tools with name and inputSchema, or {"tools": [...]} from tools/list',
         )
-    converted, notes = convert_tools(listed, fmt, strict=strict)
-    _write(converted, output)
-    for note in notes:
+    result = convert_tools(listed, fmt, strict=strict)
+    _write(result.tools, output)
+    if mapping is not None:
+        _write(result.renamed, mapping)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for note in result.notes:
         click.echo(note, err=True)
+    if result.renamed and mapping is None:
+        click.echo(
+            f"{len(result.renamed)} tool(s) renamed for {fmt}; pass --mapping FILE to save the way back", err=True
+        )

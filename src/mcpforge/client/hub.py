@@ -122,6 +122,16 @@ class ServerTarget:
         return cls.http(target, name=name, headers=headers) if http else cls.stdio(target, name=name, env=env)
 
 
+def _reason(exc: BaseException, timeout: float | None) -> str:
+    """One line on why a server could not be listed (a time-out says how long was waited)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = (str(exc).splitlines() or [""])[0]
+    if timeout is not None and ("timed out" in text.lower() or isinstance(exc, TimeoutError)):
+        return f"no answer within {timeout:g} s (it may be waiting for input, or not be an MCP server)"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 @dataclass(frozen=True, slots=True)
 class HubTool:
     """One aggregated tool: the name it is exposed under, its server, its real name and definition."""
@@ -142,6 +152,7 @@ class ToolHub:
         max_name_length: int = 64,
         concurrency: int = 8,
         call_timeout: float | None = 300.0,
+        connect_timeout: float | None = 30.0,
     ) -> None:
         names = [s.name for s in servers]
         if len(set(names)) != len(names):
@@ -150,6 +161,7 @@ class ToolHub:
         self._max = max_name_length
         self._concurrency = concurrency
         self._call_timeout = call_timeout  # seconds one tool call may take; a timeout is an error result
+        self._connect_timeout = connect_timeout  # seconds a server may take to answer initialize or tools/list
         self._stack = AsyncExitStack()
         self._sessions: dict[str, ClientSession] = {}
         self.tools: list[HubTool] = []
@@ -159,11 +171,14 @@ class ToolHub:
         try:
             listed: list[tuple[str, types.Tool]] = []
             for target in self._servers:
-                session = await self._connect(target)
-                self._sessions[target.name] = session
-                listed += [(target.name, tool) for tool in await _list_all(session)]
+                try:
+                    session = await self._connect(target)
+                    self._sessions[target.name] = session
+                    listed += [(target.name, tool) for tool in await _list_all(session)]
+                except Exception as exc:
+                    raise ConnectionError(f"server {target.name!r}: {_reason(exc, self._connect_timeout)}") from exc
         except BaseException:
-            await self._stack.aclose()
+            await self._stack.aclose()  # stops every server process started so far
             raise
         names = aggregate_tool_names([(server, tool.name) for server, tool in listed], max_length=self._max)
         for (server, tool), name in zip(listed, names, strict=True):
@@ -200,7 +215,9 @@ class ToolHub:
                 env=dict(server.env) if server.env is not None else None,
             )
             read, write = await self._stack.enter_async_context(stdio_client(params))
-        session = await self._stack.enter_async_context(ClientSession(read, write))
+        session = await self._stack.enter_async_context(
+            ClientSession(read, write, read_timeout_seconds=self._connect_timeout)
+        )
         await session.initialize()
         return session
 
@@ -211,7 +228,7 @@ class ToolHub:
 
     def manifest(self, fmt: str = "mcp", *, strict: bool = False) -> list[dict[str, Any]]:
         """Every tool in ``fmt``: mcp, openai-chat, openai-responses, anthropic or gemini."""
-        return convert_tools([t.tool for t in self.tools], fmt, strict=strict)[0]
+        return convert_tools([t.tool for t in self.tools], fmt, strict=strict).tools
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> types.CallToolResult:
         """Call a tool by its exposed name on the server that has it."""

@@ -12,7 +12,8 @@ from mcpforge.openapi.convert import Direction
 from mcpforge.openapi.model import FieldEncoding, MediaContent, RequestBody, Response
 from mcpforge.openapi.refs import join_pointer
 from mcpforge.openapi.values import obj, text
-from mcpforge.runtime.media import is_json
+from mcpforge.runtime.media import media_kind
+from mcpforge.schema import JsonSchema
 
 __all__ = ["request_body", "responses", "swagger_body"]
 
@@ -84,17 +85,18 @@ def request_body(ctx: Context, raw: Any, pointer: str, label: str) -> RequestBod
         )
         return None
     contents = []
-    for media_type, media in node["content"].items():
-        media_at = join_pointer(at, "content", media_type)
+    for media_type, raw_media in node["content"].items():
+        media, mdoc, media_at = ctx.follow(raw_media, join_pointer(at, "content", media_type), doc)
         if not isinstance(media, dict):
             continue
         raw_schema = media.get("schema", {})
-        schema = ctx.schema(raw_schema, doc, join_pointer(media_at, "schema"), Direction.REQUEST)
+        schema = ctx.schema(raw_schema, mdoc, join_pointer(media_at, "schema"), Direction.REQUEST)
         contents.append(
             MediaContent(
                 content_type=str(media_type),
                 schema=schema,
-                encoding=_encoding(ctx, media, raw_schema, doc, media_at),
+                encoding=_encoding(ctx, media, raw_schema, mdoc, media_at),
+                item_schema=_item_schema(ctx, media, mdoc, media_at, Direction.REQUEST),
             )
         )
     if not contents:
@@ -162,20 +164,30 @@ def responses(ctx: Context, raw: Any, pointer: str, produces: list[str]) -> tupl
             )
             contents = [MediaContent(content_type=m, schema=schema) for m in produces or ["application/json"]]
         elif isinstance(resolved.get("content"), Mapping):
-            for media_type, media in resolved["content"].items():
-                wanted = success and isinstance(media, dict) and "schema" in media and is_json(str(media_type))
-                schema = (
-                    ctx.schema(
-                        media["schema"],
-                        doc,
-                        join_pointer(target, "content", media_type, "schema"),
-                        Direction.RESPONSE,
-                    )
-                    if wanted
-                    else None
-                )
-                contents.append(MediaContent(content_type=str(media_type), schema=schema))
+            for media_type, raw_media in resolved["content"].items():
+                media_at = join_pointer(target, "content", media_type)
+                media, mdoc, media_at = ctx.follow(raw_media, media_at, doc)
+                contents.append(_response_content(ctx, str(media_type), media, mdoc, media_at, wanted=success))
         result.append(
             Response(status=status_text, description=text(resolved.get("description")), contents=tuple(contents))
         )
     return tuple(result)
+
+
+def _response_content(ctx: Context, media_type: str, media: Any, doc: str, at: str, *, wanted: bool) -> MediaContent:
+    """One media type of a response; schemas are converted only where a tool's output uses them."""
+    if not wanted or not isinstance(media, dict):
+        return MediaContent(content_type=media_type, schema=None)
+    kind = media_kind(media_type)
+    schema = None
+    if kind in ("json", "sequence") and "schema" in media:
+        schema = ctx.schema(media["schema"], doc, join_pointer(at, "schema"), Direction.RESPONSE)
+    item_schema = _item_schema(ctx, media, doc, at, Direction.RESPONSE) if kind == "sequence" else None
+    return MediaContent(content_type=media_type, schema=schema, item_schema=item_schema)
+
+
+def _item_schema(ctx: Context, media: Mapping[str, Any], doc: str, at: str, direction: Direction) -> JsonSchema | None:
+    """OpenAPI 3.2 ``itemSchema``: the schema of each item of a sequential media type."""
+    if "itemSchema" not in media:
+        return None
+    return ctx.schema(media["itemSchema"], doc, join_pointer(at, "itemSchema"), direction)

@@ -203,7 +203,7 @@ class SchemaConverter:
 
     def _convert(self, node: Any, doc: str, pointer: str, direction: Direction, depth: int) -> JsonSchema:
         if isinstance(node, bool):
-            if self._dialect is Dialect.OPENAPI_31:
+            if self._dialect.full_json_schema:
                 return node
             return {} if node else {"not": {}}
         if not isinstance(node, dict):
@@ -234,7 +234,7 @@ class SchemaConverter:
         ref: dict[str, Any] = {"$ref": REF_PREFIX + self._definition(node["$ref"], doc, pointer, direction)}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         schema: dict[str, Any] = ref
-        if self._dialect is Dialect.OPENAPI_31 and siblings:
+        if self._dialect.full_json_schema and siblings:
             plain = {k: v for k, v in siblings.items() if k not in ("nullable", "x-nullable")}
             rest = self._convert_object(plain, doc, pointer, direction, depth)
             if isinstance(rest, dict):
@@ -393,8 +393,10 @@ class SchemaConverter:
                     self.problems.append(SchemaProblem((where, f"discriminator mapping {value!r} ignored: {exc}")))
                     continue
                 targets.setdefault(uri, []).append(str(value))
+            default = self._default_branch(discriminator, doc, pointer)
             tagged = []
-            for raw, branch in zip(raw_branches, branches, strict=True):
+            tags: dict[int, list[str]] = {}
+            for index, (raw, branch) in enumerate(zip(raw_branches, branches, strict=True)):
                 tagged.append(branch)
                 if not (
                     isinstance(raw, dict)
@@ -404,8 +406,28 @@ class SchemaConverter:
                 ):
                     continue
                 target = self._resolver.resolve(raw["$ref"], doc, where=pointer)
+                if target.uri == default:
+                    tags[index] = []  # filled below: any value the other branches do not claim
+                    continue
                 values = targets.get(target.uri) or [_pointer_tokens(target.pointer)[-1]]
-                if values:
-                    tag = {"const": values[0]} if len(values) == 1 else {"enum": values}
-                    tagged[-1] = {**branch, "properties": {prop: tag}, "required": [prop]}
+                tag = {"const": values[0]} if len(values) == 1 else {"enum": values}
+                tagged[-1] = {**branch, "properties": {prop: tag}, "required": [prop]}
+                tags[index] = values
+            claimed = sorted({value for values in tags.values() for value in values})
+            for index, values in tags.items():
+                if not values and claimed:  # 3.2 defaultMapping: the property is absent or holds another value
+                    tagged[index] = {**tagged[index], "properties": {prop: {"not": {"enum": claimed}}}}
             out[keyword] = tagged
+
+    def _default_branch(self, discriminator: Mapping[str, Any], doc: str, pointer: str) -> str | None:
+        """The URI of the schema OpenAPI 3.2's ``defaultMapping`` names, if any."""
+        name = discriminator.get("defaultMapping")
+        if not isinstance(name, str):
+            return None
+        ref = name if "/" in name or "#" in name else f"#/components/schemas/{name}"
+        where = join_pointer(pointer, "discriminator", "defaultMapping")
+        try:
+            return self._resolver.resolve(ref, doc, where=where).uri
+        except RefError as exc:
+            self.problems.append(SchemaProblem((where, f"discriminator defaultMapping ignored: {exc}")))
+            return None

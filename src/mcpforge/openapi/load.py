@@ -1,4 +1,4 @@
-"""Read an OpenAPI document from disk (JSON or YAML) within bounded time and memory.
+"""Read an OpenAPI document from disk (JSON or YAML) within bounded time and memory, overlays applied.
 
 Bounds: file size, nesting depth and, for YAML, the size of the document once anchors are
 expanded (a "billion laughs" document is rejected before anything walks it).
@@ -6,9 +6,11 @@ expanded (a "billion laughs" document is rejected before anything walks it).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -16,8 +18,10 @@ from typing import Any
 
 import orjson
 
+from mcpforge.diagnostics import Diagnostics
 from mcpforge.errors import SpecFormatError, SpecReadError
 from mcpforge.openapi.model import Dialect
+from mcpforge.openapi.overlay import apply_overlay, load_overlay
 from mcpforge.openapi.refs import RefResolver
 
 __all__ = ["Document", "LoadLimits", "detect_dialect", "load_document", "parse_text"]
@@ -43,6 +47,9 @@ class Document:
     resolver: RefResolver
     source_name: str
     raw_bytes: bytes
+    digest: str = ""  # sha256 of the document and its overlays, in order (the lock file records it)
+    known_version: bool = True  # False: a later OpenAPI version, read as the latest one mcpforge knows
+    overlays: tuple[tuple[str, str], ...] = ()  # (file name, sha256) of each overlay applied
 
 
 @cache
@@ -143,19 +150,29 @@ def parse_text(data: bytes, *, name: str, limits: LoadLimits | None = None) -> A
         raise SpecReadError(f"{name} nests too deeply to be an API description") from None
 
 
-def detect_dialect(root: Any, *, name: str) -> tuple[Dialect, str]:
-    """Tell Swagger 2.0, OpenAPI 3.0 and 3.1 apart; anything else is a clear error."""
+_KNOWN = {"3.0": Dialect.OPENAPI_30, "3.1": Dialect.OPENAPI_31, "3.2": Dialect.OPENAPI_32}
+_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?$")
+
+
+_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):/+", re.ASCII)  # two letters at least: C:/ is a drive
+
+
+def detect_dialect(root: Any, *, name: str) -> tuple[Dialect, str, bool]:
+    """Tell Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 apart: ``(dialect, version, known)``.
+
+    A later OpenAPI version (3.3, 4.0) is read as 3.2 with ``known`` false: the caller reports it
+    (a warning, fatal under ``--strict``). Anything else is a clear error.
+    """
+    hint = "mcpforge reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 documents"
     if not isinstance(root, Mapping):
         raise SpecFormatError(
-            f"{name} is not an OpenAPI document: the top level is not a mapping",
-            location="/",
-            hint="mcpforge reads OpenAPI 3.0/3.1 and Swagger 2.0 documents",
+            f"{name} is not an OpenAPI document: the top level is not a mapping", location="/", hint=hint
         )
     swagger = root.get("swagger")
     openapi = root.get("openapi")
     if swagger is not None:
         if str(swagger).strip() == "2.0":
-            return Dialect.SWAGGER_20, "2.0"
+            return Dialect.SWAGGER_20, "2.0", True
         raise SpecFormatError(
             f"unsupported Swagger version {swagger!r}",
             location="/swagger",
@@ -163,20 +180,16 @@ def detect_dialect(root: Any, *, name: str) -> tuple[Dialect, str]:
         )
     if openapi is None:
         raise SpecFormatError(
-            f"{name} is not an OpenAPI document: it has neither 'openapi' nor 'swagger'",
-            location="/",
-            hint="mcpforge reads OpenAPI 3.0/3.1 and Swagger 2.0 documents",
+            f"{name} is not an OpenAPI document: it has neither 'openapi' nor 'swagger'", location="/", hint=hint
         )
     version = str(openapi).strip()
-    if version.startswith("3.0"):
-        return Dialect.OPENAPI_30, version
-    if version.startswith(("3.1", "3.2")):
-        return Dialect.OPENAPI_31, version
-    raise SpecFormatError(
-        f"unsupported OpenAPI version {version!r}",
-        location="/openapi",
-        hint="OpenAPI 3.0.x, 3.1.x and Swagger 2.0 are supported",
-    )
+    match = _VERSION.match(version)
+    if match is None or int(match.group(1)) < 3:
+        raise SpecFormatError(f"unsupported OpenAPI version {version!r}", location="/openapi", hint=hint)
+    dialect = _KNOWN.get(f"{match.group(1)}.{match.group(2)}")
+    if dialect is not None:
+        return dialect, version, True
+    return Dialect.OPENAPI_32, version, False
 
 
 def _read_bytes(path: Path, limits: LoadLimits) -> bytes:
@@ -205,20 +218,59 @@ def _url_reader(limits: LoadLimits) -> Any:
     return read_url
 
 
-def load_document(path: Path, *, allow_remote_refs: bool = False, limits: LoadLimits | None = None) -> Document:
-    """Read and parse a spec file and prepare lazy ``$ref`` resolution."""
+def load_document(
+    path: Path,
+    *,
+    allow_remote_refs: bool = False,
+    limits: LoadLimits | None = None,
+    overlays: Sequence[Path] = (),
+    diags: Diagnostics | None = None,
+) -> Document:
+    """Read and parse a spec file, apply ``overlays`` (in order), and prepare lazy ``$ref`` resolution.
+
+    Overlay problems that do not stop the run (an action that matches nothing) go to ``diags``.
+    """
+    if _URL.match(str(path)) and not path.exists():
+        url = _URL.sub(lambda m: m.group(1) + "://", str(path), count=1)  # a Path collapses '//'
+        raise SpecReadError(
+            f"{url} is a URL: mcpforge reads local files",
+            hint="fetch it first (for example `curl -fsSLo openapi.json URL`) and pass the file; "
+            "add --allow-remote-refs if it has remote $refs",
+        )
     limits = limits or LoadLimits()
     data = _read_bytes(path, limits)
     root = parse_text(data, name=path.name, limits=limits)
-    dialect, version = detect_dialect(root, name=path.name)
+    digest = hashlib.sha256(data)
+    applied = []
+    for overlay_path in overlays:
+        overlay = load_overlay(
+            overlay_path, read=lambda p: parse_text(_read_bytes(p, limits), name=p.name, limits=limits)
+        )
+        root = apply_overlay(root, overlay, diags if diags is not None else Diagnostics())
+        digest.update(b"\0overlay\0" + overlay.raw_bytes)
+        applied.append((overlay_path.name, hashlib.sha256(overlay.raw_bytes).hexdigest()))
+    dialect, version, known = detect_dialect(root, name=path.name)
 
     def read_file(file: str) -> Any:
         file_path = Path(file)
         return parse_text(_read_bytes(file_path, limits), name=file_path.name, limits=limits)
 
+    self_uri = root.get("$self") if dialect is Dialect.OPENAPI_32 and isinstance(root.get("$self"), str) else None
     resolver = RefResolver(
-        root, root_dir=path.parent, read_file=read_file, read_url=_url_reader(limits) if allow_remote_refs else None
+        root,
+        root_dir=path.parent,
+        read_file=read_file,
+        read_url=_url_reader(limits) if allow_remote_refs else None,
+        self_uri=self_uri,
     )
     return Document(
-        root=root, dialect=dialect, openapi_version=version, resolver=resolver, source_name=path.name, raw_bytes=data
+        root=root,
+        dialect=dialect,
+        openapi_version=version,
+        known_version=known,
+        resolver=resolver,
+        source_name=path.name,
+        raw_bytes=data,
+        digest=digest.hexdigest(),
+        overlays=tuple(applied),
     )

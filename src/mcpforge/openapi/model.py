@@ -15,6 +15,8 @@ from typing import Any, Literal
 from mcpforge.schema import JsonSchema
 
 __all__ = [
+    "QUERY_METHOD",
+    "SAFE_METHODS",
     "ApiModel",
     "Dialect",
     "FieldEncoding",
@@ -31,11 +33,15 @@ __all__ = [
     "SecurityScheme",
     "Server",
     "ServerVariable",
+    "Tag",
 ]
 
-HttpMethod = Literal["get", "put", "post", "delete", "options", "head", "patch", "trace"]
-HTTP_METHODS: tuple[HttpMethod, ...] = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-ParamLocation = Literal["path", "query", "header", "cookie"]
+# The methods a Path Item names as fields; 3.2 adds "query" and, in additionalOperations, any other method.
+HttpMethod = str
+HTTP_METHODS: tuple[str, ...] = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+QUERY_METHOD = "query"  # OpenAPI 3.2
+SAFE_METHODS = frozenset({"get", "head", "options", "query"})
+ParamLocation = Literal["path", "query", "querystring", "header", "cookie"]
 
 
 class Dialect(StrEnum):
@@ -44,6 +50,12 @@ class Dialect(StrEnum):
     SWAGGER_20 = "swagger-2.0"
     OPENAPI_30 = "openapi-3.0"
     OPENAPI_31 = "openapi-3.1"
+    OPENAPI_32 = "openapi-3.2"
+
+    @property
+    def full_json_schema(self) -> bool:
+        """Whether Schema Objects are JSON Schema 2020-12 (3.1 and later), not OpenAPI's subset."""
+        return self in (Dialect.OPENAPI_31, Dialect.OPENAPI_32)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,11 +152,16 @@ class FieldEncoding:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MediaContent:
-    """A schema for one media type of a request or response body."""
+    """A schema for one media type of a request or response body.
+
+    ``item_schema`` (OpenAPI 3.2 ``itemSchema``) describes each item of a sequential media type
+    (JSON Lines, JSON text sequences, server-sent events).
+    """
 
     content_type: str
     schema: JsonSchema | None
     encoding: Mapping[str, FieldEncoding] = field(default_factory=dict)
+    item_schema: JsonSchema | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,8 +184,23 @@ class Response:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Tag:
+    """A tag of the document (OpenAPI 3.2 adds ``parent`` and ``kind``: nav, badge, audience...)."""
+
+    name: str
+    parent: str | None = None
+    kind: str | None = None
+    summary: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Operation:
-    """One HTTP operation, normalised across Swagger 2.0 and OpenAPI 3.x."""
+    """One HTTP operation, normalised across Swagger 2.0 and OpenAPI 3.x.
+
+    ``method`` is lower case for the methods a Path Item names (get ... query); an operation from
+    OpenAPI 3.2's ``additionalOperations`` keeps its method exactly as written (``LINK``).
+    """
 
     method: HttpMethod
     path: str
@@ -186,9 +218,14 @@ class Operation:
     extensions: Mapping[str, Any] = field(default_factory=dict)
 
     @property
+    def http_method(self) -> str:
+        """The method as sent on the wire."""
+        return self.method.upper() if self.method in (*HTTP_METHODS, QUERY_METHOD) else self.method
+
+    @property
     def label(self) -> str:
         """``GET /pets/{id} (getPet)``: how diagnostics name the operation."""
-        base = f"{self.method.upper()} {self.path}"
+        base = f"{self.http_method} {self.path}"
         return f"{base} ({self.operation_id})" if self.operation_id else base
 
 
@@ -214,3 +251,4 @@ class ApiModel:
     security_schemes: Mapping[str, SecurityScheme]
     defs: SchemaDefs
     source_name: str
+    tags: tuple[Tag, ...] = ()

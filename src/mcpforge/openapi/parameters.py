@@ -15,7 +15,7 @@ from mcpforge.openapi import swagger2
 from mcpforge.openapi.bodies import swagger_body
 from mcpforge.openapi.context import Context
 from mcpforge.openapi.convert import Direction
-from mcpforge.openapi.model import Parameter, RequestBody
+from mcpforge.openapi.model import Dialect, Parameter, RequestBody
 from mcpforge.openapi.refs import join_pointer
 from mcpforge.openapi.values import text
 
@@ -23,7 +23,7 @@ __all__ = ["parameters"]
 
 _LOCATIONS = ("path", "query", "header", "cookie")
 _TEMPLATE_VAR = re.compile(r"{([^{}/]+)}")
-_DEFAULT_STYLE = {"path": "simple", "header": "simple", "query": "form", "cookie": "form"}
+_DEFAULT_STYLE = {"path": "simple", "header": "simple", "query": "form", "cookie": "form", "querystring": "form"}
 
 
 def parameters(
@@ -43,10 +43,11 @@ def parameters(
         for i, raw in enumerate(raw_list):
             at = join_pointer(base, "parameters", i)
             param, doc, target = ctx.follow(raw, at)
+            locations = (*_LOCATIONS, "querystring") if ctx.document.dialect is Dialect.OPENAPI_32 else _LOCATIONS
             if (
                 not isinstance(param, dict)
                 or not isinstance(param.get("name"), str)
-                or param.get("in") not in (*_LOCATIONS, "body", "formData")
+                or param.get("in") not in (*locations, "body", "formData")
             ):
                 ctx.diags.warn(
                     "invalid-parameter",
@@ -98,9 +99,10 @@ def _parameter(ctx: Context, param: Mapping[str, Any], doc: str, at: str, label:
     elif "schema" in param:
         schema = ctx.schema(param["schema"], doc, join_pointer(at, "schema"), Direction.REQUEST)
     elif isinstance(param.get("content"), Mapping) and param["content"]:
-        content_type, media = next(iter(param["content"].items()))
+        content_type, raw_media = next(iter(param["content"].items()))
+        media, media_doc, media_at = ctx.follow(raw_media, join_pointer(at, "content", content_type), doc)
         media_schema = media.get("schema", {}) if isinstance(media, dict) else {}
-        schema = ctx.schema(media_schema, doc, join_pointer(at, "content", content_type, "schema"), Direction.REQUEST)
+        schema = ctx.schema(media_schema, media_doc, join_pointer(media_at, "schema"), Direction.REQUEST)
     else:
         ctx.diags.warn(
             "parameter-without-schema",

@@ -7,11 +7,12 @@ with a diagnostic naming it and a JSON pointer. Unresolvable or cyclic reference
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics, Effect
-from mcpforge.errors import NoOperationsError
+from mcpforge.errors import NoOperationsError, RefError
 from mcpforge.openapi import swagger2
 from mcpforge.openapi.bodies import request_body, responses
 from mcpforge.openapi.context import Context, OperationSkipped
@@ -19,13 +20,16 @@ from mcpforge.openapi.convert import SchemaConverter
 from mcpforge.openapi.load import Document
 from mcpforge.openapi.model import (
     HTTP_METHODS,
+    QUERY_METHOD,
     ApiModel,
+    Dialect,
     HttpMethod,
     Operation,
     SecurityRequirement,
     SecurityScheme,
     Server,
     ServerVariable,
+    Tag,
 )
 from mcpforge.openapi.parameters import parameters
 from mcpforge.openapi.refs import join_pointer
@@ -33,7 +37,9 @@ from mcpforge.openapi.security import security_requirements, security_schemes
 from mcpforge.openapi.values import obj, text
 from mcpforge.options import Options
 
-__all__ = ["parse_api"]
+__all__ = ["item_operations", "parse_api"]
+
+_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP method is an RFC 9110 token
 
 
 def parse_api(document: Document, diags: Diagnostics, options: Options | None = None) -> ApiModel:
@@ -46,8 +52,20 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
     servers = swagger2.servers(root) if ctx.swagger else _servers(ctx, root.get("servers"), "/servers")
     schemes = swagger2.security_schemes(root) if ctx.swagger else security_schemes(ctx)
     global_security = security_requirements(ctx, root.get("security"), "/security", schemes) or ()
-    operations = _operations(ctx, servers, global_security, schemes)
+    operations, broken = _operations(ctx, servers, global_security, schemes)
     if not operations:
+        if broken:  # nothing is left: the first broken reference is the error, as precise as it was
+            first = broken[0]
+            more = f" (and {len(broken) - 1} more broken references)" if len(broken) > 1 else ""
+            raise RefError(first.message + more, location=first.location, hint=first.hint)
+        skipped = [d for d in diags.freeze() if d.effect is Effect.SKIPPED]
+        if skipped:
+            more = f" ({len(skipped) - 1} more skipped)" if len(skipped) > 1 else ""
+            raise NoOperationsError(
+                f"every operation was skipped; {skipped[0].operation}: {skipped[0].message}{more}",
+                location=skipped[0].pointer,
+                hint="fix the document; `mcpforge validate` lists every problem",
+            )
         extra = " (it only describes webhooks)" if root.get("webhooks") else ""
         raise NoOperationsError(
             f"{document.source_name} defines no operations{extra}",
@@ -56,6 +74,7 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
         )
     for pointer, message in converter.problems:
         diags.warn("schema-loosened", message, effect=Effect.DEGRADED, pointer=pointer)
+    tags = _tags(root.get("tags"), diags)
     return ApiModel(
         title=text(info.get("title")) or "API",
         version=str(info.get("version", "")),
@@ -67,7 +86,42 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
         security_schemes=schemes,
         defs=converter.definitions(),
         source_name=document.source_name,
+        tags=tags,
     )
+
+
+def _tags(raw: Any, diags: Diagnostics) -> tuple[Tag, ...]:
+    """The document's tags (3.2: with ``parent`` and ``kind``); a parent that is not a tag, or a cycle, is reported."""
+    if not isinstance(raw, list):
+        return ()
+    tags = tuple(
+        Tag(
+            name=node["name"],
+            parent=text(node.get("parent")),
+            kind=text(node.get("kind")),
+            summary=text(node.get("summary")),
+            description=text(node.get("description")),
+        )
+        for node in raw
+        if isinstance(node, dict) and isinstance(node.get("name"), str)
+    )
+    by_name = {tag.name: tag for tag in tags}
+    for index, tag in enumerate(tags):
+        if tag.parent is None:
+            continue
+        at = join_pointer("/tags", index, "parent")
+        if tag.parent not in by_name:
+            diags.warn(
+                "unknown-tag-parent", f"tag {tag.name!r} names parent {tag.parent!r}, which is not a tag", pointer=at
+            )
+            continue
+        seen, parent = {tag.name}, by_name.get(tag.parent)
+        while parent is not None and parent.name not in seen:
+            seen.add(parent.name)
+            parent = by_name.get(parent.parent) if parent.parent else None
+        if parent is not None and parent.name == tag.name:
+            diags.warn("tag-cycle", f"tag {tag.name!r} is its own ancestor; the hierarchy stops there", pointer=at)
+    return tags
 
 
 def _servers(ctx: Context, raw: Any, pointer: str) -> tuple[Server, ...]:
@@ -97,33 +151,79 @@ def _operations(
     servers: tuple[Server, ...],
     global_security: tuple[SecurityRequirement, ...],
     schemes: Mapping[str, SecurityScheme],
-) -> list[Operation]:
+) -> tuple[list[Operation], list[RefError]]:
+    """The operations that can become tools, and the broken ``$ref`` errors that skipped others."""
     paths = ctx.root.get("paths")
     if not isinstance(paths, dict):
-        return []
-    result = []
+        return [], []
+    result: list[Operation] = []
+    broken: list[RefError] = []
+
+    def skipped(code: str, message: str, operation: str, pointer: str) -> None:
+        ctx.diags.warn(code, message, effect=Effect.SKIPPED, operation=operation, pointer=pointer)
+
     for path, raw_item in paths.items():
         item_pointer = join_pointer("/paths", path)
-        item, _, _ = ctx.follow(raw_item, item_pointer)
+        try:
+            item, _, _ = ctx.follow(raw_item, item_pointer)
+        except RefError as exc:  # a broken $ref loses these operations, not the run
+            broken.append(exc)
+            skipped("unresolved-ref", _ref_message(exc), str(path), exc.location or item_pointer)
+            continue
         if not isinstance(item, dict):
             ctx.diags.warn("invalid-path-item", "path item is not an object; ignored", pointer=item_pointer)
             continue
         path_servers = _servers(ctx, item.get("servers"), join_pointer(item_pointer, "servers")) or servers
-        for method in HTTP_METHODS:
-            if method not in item:
-                continue
-            pointer = join_pointer(item_pointer, method)
+        for method, node, pointer in item_operations(item, ctx.document.dialect, item_pointer, ctx.diags):
+            label = f"{method.upper() if method in HTTP_METHODS or method == QUERY_METHOD else method} {path}"
             try:
-                result.append(_operation(ctx, str(path), method, item, pointer, path_servers, global_security, schemes))
-            except OperationSkipped as skip:
-                ctx.diags.warn(
-                    skip.code,
-                    skip.message,
-                    effect=Effect.SKIPPED,
-                    operation=f"{method.upper()} {path}",
-                    pointer=skip.pointer,
+                result.append(
+                    _operation(ctx, str(path), method, node, item, pointer, path_servers, global_security, schemes)
                 )
-    return result
+            except OperationSkipped as skip:
+                skipped(skip.code, skip.message, label, skip.pointer)
+            except RefError as exc:
+                broken.append(exc)
+                skipped("unresolved-ref", _ref_message(exc), label, exc.location or pointer)
+    return result, broken
+
+
+def _ref_message(exc: RefError) -> str:
+    return f"{exc.message}; operation skipped" + (f" ({exc.hint})" if exc.hint else "")
+
+
+def item_operations(
+    item: Mapping[str, Any], dialect: Dialect, item_pointer: str, diags: Diagnostics | None = None
+) -> list[tuple[str, Any, str]]:
+    """``(method, operation node, JSON pointer)`` of every operation of a Path Item (fixed fields first).
+
+    OpenAPI 3.2 adds the ``query`` field and ``additionalOperations`` (other methods, written as sent).
+    """
+    fixed = (*HTTP_METHODS, QUERY_METHOD) if dialect is Dialect.OPENAPI_32 else HTTP_METHODS
+    found = [(method, item[method], join_pointer(item_pointer, method)) for method in fixed if method in item]
+    extra = item.get("additionalOperations") if dialect is Dialect.OPENAPI_32 else None
+    if isinstance(extra, Mapping):
+        for method, node in extra.items():
+            at = join_pointer(item_pointer, "additionalOperations", method)
+            if str(method).lower() in fixed or not _TOKEN.match(str(method)):
+                if diags is not None:
+                    diags.warn(
+                        "invalid-additional-operation",
+                        f"additionalOperations cannot hold {method!r}: use the {str(method).lower()!r} field, "
+                        "or an HTTP method name",
+                        pointer=at,
+                    )
+                continue
+            found.append((str(method), node, at))
+    elif dialect is not Dialect.OPENAPI_32 and diags is not None:
+        for key in (QUERY_METHOD, "additionalOperations"):
+            if key in item:
+                diags.warn(
+                    "openapi-3.2-field",
+                    f"'{key}' is an OpenAPI 3.2 field, ignored in a {dialect.value} document (set openapi: 3.2.0)",
+                    pointer=join_pointer(item_pointer, key),
+                )
+    return found
 
 
 def _media_list(raw: Any) -> list[str]:
@@ -134,17 +234,18 @@ def _operation(
     ctx: Context,
     path: str,
     method: HttpMethod,
+    node: Any,
     item: Mapping[str, Any],
     pointer: str,
     servers: tuple[Server, ...],
     global_security: tuple[SecurityRequirement, ...],
     schemes: Mapping[str, SecurityScheme],
 ) -> Operation:
-    node = item[method]
     if not isinstance(node, dict):
         raise OperationSkipped("invalid-operation", "operation is not an object", pointer)
     op_id = node.get("operationId")
-    label = f"{method.upper()} {path}" + (f" ({op_id})" if isinstance(op_id, str) and op_id else "")
+    wire = method.upper() if method in HTTP_METHODS or method == QUERY_METHOD else method
+    label = f"{wire} {path}" + (f" ({op_id})" if isinstance(op_id, str) and op_id else "")
     if op_id is not None and not (isinstance(op_id, str) and op_id.strip()):
         ctx.diags.warn(
             "invalid-operation-id",

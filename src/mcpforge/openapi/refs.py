@@ -63,8 +63,13 @@ class RefResolver:
         root_dir: Path | None,
         read_file: DocumentReader,
         read_url: DocumentReader | None = None,
+        self_uri: str | None = None,
     ) -> None:
         self._documents: dict[str, Any] = {ROOT_URI: root}
+        # OpenAPI 3.2's $self: the root document's own URI, the base of its relative references. A
+        # reference into the same folder tree is the local file there (how a multi-file description
+        # published at one URL is read from a checkout); anything else stays remote.
+        self._self = urldefrag(self_uri)[0] if self_uri and "://" in self_uri else None
         self._root_dir = root_dir.resolve() if root_dir is not None else None
         self._read_file = read_file
         self._read_url = read_url
@@ -122,6 +127,17 @@ class RefResolver:
         return self._document_uri(location, base_doc, where=where), pointer
 
     def _document_uri(self, location: str, base_doc: str, *, where: str) -> str:
+        if self._self is not None and not base_doc.startswith(("http://", "https://")):
+            base = urljoin(self._self, base_doc) if base_doc else self._self
+            absolute = urldefrag(urljoin(base, location))[0]
+            if absolute == self._self:
+                return ROOT_URI
+            folder = self._self.rsplit("/", 1)[0] + "/"
+            if absolute.startswith(folder):
+                location = unquote(absolute[len(folder) :])
+                base_doc = ""
+            else:
+                location = absolute
         is_remote_base = base_doc.startswith(("http://", "https://"))
         if location.startswith(("http://", "https://")) or is_remote_base:
             url = urljoin(base_doc, location) if is_remote_base else location

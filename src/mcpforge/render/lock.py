@@ -33,13 +33,25 @@ class Lock:
 
 
 def lock_file(
-    *, source_name: str, spec_sha256: str, options: Mapping[str, Any], names: Mapping[str, str], files: Sequence[str]
+    *,
+    source_name: str,
+    spec_sha256: str,
+    options: Mapping[str, Any],
+    names: Mapping[str, str],
+    files: Sequence[str],
+    overlays: Sequence[tuple[str, str]] = (),
 ) -> RenderedFile:
-    """The lock file of a run that writes ``files`` (the lock itself is added to the list)."""
+    """The lock file of a run that writes ``files`` (the lock itself is added to the list).
+
+    ``spec_sha256`` covers the spec and its overlays; ``overlays`` are (file name, sha256) in order.
+    """
+    spec: dict[str, Any] = {"name": source_name, "sha256": spec_sha256}
+    if overlays:
+        spec["overlays"] = [{"name": name, "sha256": digest} for name, digest in overlays]
     content = {
         "generator": "mcpforge",
         "version": __version__,
-        "spec": {"name": source_name, "sha256": spec_sha256},
+        "spec": spec,
         "options": dict(options),
         "tools": dict(names),
         "files": sorted([*files, LOCK_FILE]),  # every file, so a rerun may replace them

@@ -151,7 +151,7 @@ def render_project(
         "tools": [
             {
                 "name": t.name,
-                "method": t.operation.method.upper(),
+                "method": t.operation.http_method,
                 "path": t.operation.path,
                 "description": t.description,
             }

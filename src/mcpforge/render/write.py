@@ -1,72 +1,209 @@
-"""Writing output: all files or none, and never over files mcpforge did not write.
+"""Writing output: files replaced in place, all of them or none, never over files mcpforge did not write.
 
-The tree is written to a temporary sibling directory and swapped into place with renames,
-so an interrupted run leaves either the old output or the new one, never a mix.
+The folder itself is never replaced (it may be ``.``, a mount point or a symbolic link, which
+stays). A run works inside it:
+
+1. the changed files are written to ``.mcpforge-new/`` (same file system, so renames are atomic);
+2. a journal is written to ``.mcpforge-old/``; then, with signals held back, each replaced or
+   obsolete file is moved to ``.mcpforge-old/`` and each new one renamed into place;
+3. the journal is deleted (the commit point), then both working folders.
+
+Ctrl-C, SIGTERM, SIGHUP or an error before step 3 restores the previous files. A run killed
+outright (SIGKILL, power loss) leaves the working folders; the next run finds them, restores the
+previous output from the journal, and says so. Files identical to the new ones are not touched.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from mcpforge.errors import OutputError
+from mcpforge.errors import Interrupted, OutputError
+from mcpforge.interrupts import Signalled, signals_deferred, signals_raise
 from mcpforge.render.files import RenderedFile
+from mcpforge.render.local import LOCAL_PATTERNS, WORK_PREFIX, walk_files
 from mcpforge.render.lock import LOCK_FILE, read_lock
 
-__all__ = ["write_tree"]
+__all__ = ["BACKUP", "STAGING", "WriteReport", "write_tree"]
+
+STAGING = WORK_PREFIX + "new"
+BACKUP = WORK_PREFIX + "old"
+_JOURNAL = "journal.json"
 
 
-def _existing(out_dir: Path) -> set[str]:
-    return {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file() or p.is_symlink()}
+@dataclass(frozen=True, slots=True)
+class WriteReport:
+    """What a write changed."""
+
+    written: tuple[str, ...]  # new or changed files
+    unchanged: int
+    removed: tuple[str, ...]  # files of the previous run that this one no longer generates
+    recovered: str | None = None  # what was done about an earlier interrupted run
 
 
-def _check_target(out_dir: Path, *, force: bool) -> None:
-    if not out_dir.exists():
-        return
-    if not out_dir.is_dir():
+def _shown(paths: Sequence[str]) -> str:
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
+def _inside(paths: Iterable[Path], out_dir: Path) -> set[str]:
+    """``paths`` (inputs of this run) that lie inside ``out_dir``, relative to it."""
+    root = out_dir.resolve()
+    found = set()
+    for path in paths:
+        try:
+            found.add(path.resolve().relative_to(root).as_posix())
+        except ValueError:
+            continue
+    return found
+
+
+def _prepare(out_dir: Path) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"{out_dir} exists and is not a directory", hint="choose another output path")
-    existing = _existing(out_dir)
-    if not existing or force:
-        return
-    lock = read_lock(out_dir)
-    ours = set(lock.files if lock else ()) | {LOCK_FILE}
-    foreign = sorted(f for f in existing - ours if "__pycache__" not in f and not f.endswith(".pyc"))
-    if foreign:
-        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create {out_dir}: {exc.strerror or exc}") from None
+
+
+def _move(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(source, target)
+
+
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _restore(out_dir: Path, placed: Sequence[str], removed: Sequence[str]) -> None:
+    """Undo a swap: new files out, the previous ones back (what is in ``.mcpforge-old``)."""
+    staging, backup = out_dir / STAGING, out_dir / BACKUP
+    for path in placed:
+        if not _exists(staging / path) and _exists(out_dir / path):
+            (out_dir / path).unlink()  # renamed into place: this is the new file
+    for path in [*placed, *removed]:
+        if _exists(backup / path):
+            _move(backup / path, out_dir / path)
+
+
+def _recover(out_dir: Path) -> str | None:
+    """Clean up after a run that was killed; restore the previous output if it died mid-swap."""
+    staging, backup = out_dir / STAGING, out_dir / BACKUP
+    if not _exists(staging) and not _exists(backup):
+        return None
+    message = f"removed the working folders of an earlier interrupted run from {out_dir}"
+    journal = backup / _JOURNAL
+    if journal.is_file():
+        try:
+            data = json.loads(journal.read_text(encoding="utf-8"))
+            placed, removed = list(data["placed"]), list(data["removed"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise OutputError(
+                f"{journal} is damaged: an earlier run was killed while replacing files",
+                hint=f"restore {out_dir} from version control (or delete it), then remove {staging} and {backup}",
+            ) from None
+        _restore(out_dir, placed, removed)
+        message = f"an earlier run was killed while replacing files; restored the previous output of {out_dir}"
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.rmtree(backup, ignore_errors=True)
+    return message
+
+
+def _check_foreign(out_dir: Path, new: set[str], previous: set[str], inputs: set[str], *, force: bool) -> None:
+    clobbered = sorted(inputs & new)
+    if clobbered:
         raise OutputError(
-            f"{out_dir} holds files mcpforge did not write ({shown})",
-            hint="use an empty directory, or pass --force to replace the directory and its contents",
+            f"writing {out_dir} would overwrite an input of this run ({_shown(clobbered)})",
+            hint="move the input out of the output folder, or choose another output folder",
+        )
+    foreign = sorted(set(walk_files(out_dir)) - previous - {LOCK_FILE} - inputs)
+    if foreign and not force:
+        raise OutputError(
+            f"{out_dir} holds files mcpforge did not write ({_shown(foreign)})",
+            hint="use an empty folder, or pass --force to write anyway (other files are left alone; files at "
+            f"generated paths are replaced). Local files are always ignored: {', '.join(LOCAL_PATTERNS[:6])}...",
         )
 
 
-def write_tree(files: Sequence[RenderedFile], out_dir: Path, *, force: bool = False) -> None:
-    """Replace ``out_dir`` with exactly ``files``, atomically."""
-    _check_target(out_dir, force=force)
-    parent = out_dir.absolute().parent
+def _changed(files: Sequence[RenderedFile], out_dir: Path) -> list[RenderedFile]:
+    changed = []
+    for file in files:
+        target = out_dir / file.path
+        try:
+            if target.is_file() and not target.is_symlink() and target.read_bytes() == file.data:
+                continue
+        except OSError:
+            pass
+        changed.append(file)
+    # The lock goes last: whenever a lock is in place, the files it lists are too.
+    return sorted(changed, key=lambda f: f.path == LOCK_FILE)
+
+
+def _swap(out_dir: Path, placed: Sequence[str], removed: Sequence[str]) -> None:
+    staging, backup = out_dir / STAGING, out_dir / BACKUP
+    backup.mkdir()
+    (backup / _JOURNAL).write_text(json.dumps({"placed": list(placed), "removed": list(removed)}), encoding="utf-8")
+    for path in removed:
+        _move(out_dir / path, backup / path)
+    for path in placed:
+        target = out_dir / path
+        if _exists(target):
+            _move(target, backup / path)
+        _move(staging / path, target)
+    (backup / _JOURNAL).unlink()  # the commit point: from here on the new output stands
+
+
+def _prune(out_dir: Path, removed: Sequence[str]) -> None:
+    """Remove folders that removing obsolete files left empty."""
+    for path in removed:
+        folder = (out_dir / path).parent
+        while folder != out_dir and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+
+
+def write_tree(
+    files: Sequence[RenderedFile], out_dir: Path, *, force: bool = False, inputs: Sequence[Path] = ()
+) -> WriteReport:
+    """Make ``out_dir`` hold exactly ``files`` (plus local files and ``inputs`` already there), atomically."""
+    _prepare(out_dir)
+    recovered = _recover(out_dir)
+    lock = read_lock(out_dir)
+    previous = set(lock.files) if lock else set()
+    new = {f.path for f in files}
+    _check_foreign(out_dir, new, previous, _inside(inputs, out_dir), force=force)
+    changed = _changed(files, out_dir)
+    removed = sorted(p for p in previous - new if _exists(out_dir / p) and (out_dir / p).is_file())
+    placed = [f.path for f in changed]
+    swapped = False
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=parent))
+        with signals_raise():
+            try:
+                for file in changed:
+                    target = out_dir / STAGING / file.path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(file.data)
+                with signals_deferred():
+                    try:
+                        _swap(out_dir, placed, removed)
+                        swapped = True
+                    except OSError:
+                        _restore(out_dir, placed, removed)
+                        raise
+            finally:
+                shutil.rmtree(out_dir / STAGING, ignore_errors=True)
+                shutil.rmtree(out_dir / BACKUP, ignore_errors=True)
     except OSError as exc:
-        raise OutputError(f"cannot create {out_dir}: {exc.strerror}") from None
-    backup: Path | None = None
-    try:
-        for file in files:
-            target = staging / file.path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(file.data)
-        os.chmod(staging, 0o755)  # noqa: S103 - mkdtemp makes 0700 dirs; output is an ordinary folder
-        if out_dir.exists():
-            backup = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=parent))
-            os.rmdir(backup)
-            os.rename(out_dir, backup)
-        os.rename(staging, out_dir)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        if backup is not None and backup.exists() and not out_dir.exists():
-            os.rename(backup, out_dir)
-        raise OutputError(f"cannot write {out_dir}: {exc.strerror or exc}") from None
-    if backup is not None:
-        shutil.rmtree(backup, ignore_errors=True)
+        raise OutputError(
+            f"cannot write {out_dir}: {exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else ""),
+            hint=f"{out_dir} was left as it was",
+        ) from None
+    except Signalled as signal:
+        state = "the new output is complete" if swapped else f"{out_dir} was left as it was"
+        raise Interrupted(f"interrupted by {signal}; {state}", signum=signal.signum) from None
+    _prune(out_dir, removed)
+    return WriteReport(tuple(placed), len(files) - len(changed), tuple(removed), recovered)

@@ -3,5 +3,5 @@
 Every module here except this one is copied verbatim into ``src/<package>/`` of a generated project,
 beside its ``tools.json`` (see :mod:`.contract`). The modules import only each other (relatively),
 the standard library, and the generated project's dependencies (``mcp``, ``httpx`` and what ``mcp``
-brings: ``jsonschema``, ``starlette``, ``uvicorn``, ``pyjwt``); never the rest of mcpforge.
+brings: ``anyio``, ``jsonschema``, ``starlette``, ``uvicorn``, ``pyjwt``); never the rest of mcpforge.
 """

@@ -8,12 +8,14 @@ results.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
+import anyio
 import httpx
 from mcp import types
 
@@ -29,10 +31,12 @@ from .credentials import (
 )
 from .defs import deref
 from .http import ArgumentError, PreparedRequest, prepare_request
+from .media import media_kind
 from .redact import CALL_REDACTOR, Redactor
 from .results import Response, Shaping, body_schema, error_result, response_result
 from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
+from .tokens import BYTES_PER_TOKEN
 
 __all__ = ["Api", "drop_injected_nulls", "http_client"]
 
@@ -238,7 +242,12 @@ class Api:
         if request.cookies:
             headers["Cookie"] = "; ".join(f"{k}={quote(v, safe=_COOKIE_SAFE)}" for k, v in request.cookies.items())
         url = self._origin + self._base_path + request.path
-        kwargs: dict[str, Any] = {"params": [*self._base_query, *request.params] or None, "headers": headers}
+        params = [*self._base_query, *request.params]
+        if request.raw_query is not None:
+            # OpenAPI 3.2 querystring: the query is one value, sent exactly as serialised.
+            url += "?" + "&".join(filter(None, [urlencode(params, quote_via=quote), request.raw_query]))
+            params = []
+        kwargs: dict[str, Any] = {"params": params or None, "headers": headers}
         if request.has_json:
             kwargs["json"] = request.json_body
         if request.files is not None:
@@ -249,12 +258,19 @@ class Api:
         async with self._client.stream(request.method, url, **kwargs) as response:
             body = bytearray()
             truncated = False
-            async for chunk in response.aiter_bytes():
-                body.extend(chunk)
-                if len(body) > limit:
-                    truncated = True
-                    del body[limit:]
-                    break
+            seconds = math.inf
+            if media_kind(response.headers.get("content-type", "")) == "sequence":
+                # A stream may never end (server-sent events): read what the result can hold, for a while.
+                limit = min(limit, self._settings.max_result_tokens * BYTES_PER_TOKEN * 2)
+                seconds = self._settings.stream_seconds
+            with anyio.move_on_after(seconds) as reading:
+                async for chunk in response.aiter_bytes():
+                    body.extend(chunk)
+                    if len(body) > limit:
+                        truncated = True
+                        del body[limit:]
+                        break
+            truncated = truncated or reading.cancelled_caught
             return Response(
                 status=response.status_code,
                 reason=response.reason_phrase,

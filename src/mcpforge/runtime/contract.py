@@ -46,14 +46,14 @@ Binding = TypedDict(
     "Binding",
     {
         "arg": str,  # the argument's name in the input schema
-        "in": Literal["path", "query", "header", "cookie", "body"],
+        "in": Literal["path", "query", "querystring", "header", "cookie", "body"],
         "name": NotRequired[str],  # the wire name, when it differs from the argument's
         "required": NotRequired[bool],
         "style": NotRequired[str],
         "explode": NotRequired[bool],
         "allowReserved": NotRequired[bool],
         "contentType": NotRequired[str],
-        "kind": NotRequired[Literal["json", "form", "multipart", "text", "binary"]],
+        "kind": NotRequired[Literal["json", "form", "multipart", "text", "binary", "sequence"]],
         "fields": NotRequired[dict[str, FieldEncoding]],
     },
 )

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from .sequences import serialize_items
+
 __all__ = ["MAX_URL_LENGTH", "ArgumentError", "PreparedRequest", "prepare_request"]
 
 MAX_URL_LENGTH = 32_768  # httpx refuses 65,536; many servers and proxies stop at 8-16 KB
@@ -41,6 +43,7 @@ class PreparedRequest:
     has_json: bool = False
     files: list[tuple[str, tuple[str | None, bytes, str | None]]] | None = None
     content: bytes | None = None
+    raw_query: str | None = None  # OpenAPI 3.2 ``in: querystring``: the whole query string, already encoded
 
 
 def _scalar(value: Any) -> str:
@@ -212,6 +215,11 @@ def _body(binding: Mapping[str, Any], value: Any, request: PreparedRequest) -> N
     elif kind == "text":
         request.content = (value if isinstance(value, str) else json.dumps(value)).encode("utf-8")
         request.headers["Content-Type"] = media
+    elif kind == "sequence":
+        if not isinstance(value, list):
+            raise ArgumentError(f"body: expected a list of items to send as {media}")
+        request.content = serialize_items(media, value)
+        request.headers["Content-Type"] = media
     else:
         request.content = _decode_base64("body", value)
         request.headers["Content-Type"] = media
@@ -235,6 +243,8 @@ def prepare_request(
             rendered = rendered.replace("{" + wire + "}", _path_value(full, value))
         elif where == "query":
             request.params.extend(_query_pairs(full, value))
+        elif where == "querystring":
+            _querystring(full, value, request)
         elif where == "header":
             request.headers[wire] = _check_header_value(f"argument {arg!r} (header {wire})", _header_value(full, value))
         elif where == "cookie":
@@ -248,13 +258,24 @@ def prepare_request(
     return request
 
 
+def _querystring(binding: Mapping[str, Any], value: Any, request: PreparedRequest) -> None:
+    """The whole query string from one value: form fields, or the value in its media type, percent-encoded."""
+    media = binding.get("contentType") or _FORM
+    if media == _FORM and isinstance(value, dict):
+        pairs = _form_fields({"fields": {}}, value)
+        request.raw_query = urlencode(pairs, quote_via=quote)
+        return
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    request.raw_query = quote(text, safe="")
+
+
 def _check_url_length(
     request: PreparedRequest, bindings: Sequence[Mapping[str, Any]], arguments: Mapping[str, Any]
 ) -> None:
-    length = len(request.path) + len(urlencode(request.params))
+    length = len(request.path) + len(urlencode(request.params)) + len(request.raw_query or "")
     if length <= MAX_URL_LENGTH:
         return
-    in_url = [b["arg"] for b in bindings if b["in"] in ("path", "query") and b["arg"] in arguments]
+    in_url = [b["arg"] for b in bindings if b["in"] in ("path", "query", "querystring") and b["arg"] in arguments]
     largest = max(in_url, key=lambda arg: len(json.dumps(arguments[arg], ensure_ascii=False)), default="")
     size = len(json.dumps(arguments[largest], ensure_ascii=False)) if largest else 0
     raise ArgumentError(

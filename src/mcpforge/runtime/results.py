@@ -24,6 +24,7 @@ from .media import base_media_type, is_json, media_kind
 from .pages import next_page
 from .redact import Redactor
 from .select import documented_fields, select, unmatched
+from .sequences import parse_items
 from .shrink import shrink
 from .tokens import BYTES_PER_TOKEN, tokens_of
 
@@ -130,6 +131,15 @@ def response_result(
     kind = media_kind(media) if media else "text"
     if kind == "json":
         return _json_result(entry, response, redact, check_output, shaping)
+    if kind == "sequence":
+        items = _stream_items(entry, response)
+        note = ""
+        if response.truncated:
+            note = (
+                f"[Stream read up to the result budget or the time limit: {len(items):,} item(s); "
+                "the stream went on.]"
+            )
+        return _value_result(entry, items, response, redact, check_output, shaping, wrapped=True, first_note=note)
     note = f"[Response truncated to the first {len(response.body):,} bytes.]" if response.truncated else ""
     if media.startswith("image/") and not response.truncated:
         image = types.ImageContent(type="image", data=base64.b64encode(response.body).decode("ascii"), mime_type=media)
@@ -163,7 +173,6 @@ def _fit_text(text: str, budget: int) -> tuple[str, str]:
 def _json_result(
     entry: ToolEntry, response: Response, redact: Redactor, check_output: OutputCheck, shaping: Shaping
 ) -> types.CallToolResult:
-    tool = entry["tool"]
     if response.truncated:
         return error_result(
             f"The API's JSON response is larger than the {len(response.body):,} bytes the server reads (its "
@@ -176,6 +185,40 @@ def _json_result(
         excerpt = redact(response.text()[:EXCERPT])
         return error_result(f"The API returned invalid JSON (HTTP {response.status}, {response.media}): {excerpt}")
     wrapped = not isinstance(body, dict) or entry["outputWrapped"]
+    return _value_result(entry, body, response, redact, check_output, shaping, wrapped=wrapped)
+
+
+def _stream_items(entry: ToolEntry, response: Response) -> list[Any]:
+    """The items of a streamed body; event ``data`` that is JSON is parsed unless the schema says text."""
+    items = parse_items(response.content_type, response.body, complete=not response.truncated)
+    if response.media != "text/event-stream":
+        return items
+    item = body_schema(entry)
+    shape = item.get("items", {}) if isinstance(item, Mapping) else {}
+    data = shape.get("properties", {}).get("data", {}) if isinstance(shape, Mapping) else {}
+    kinds = data.get("type") if isinstance(data, Mapping) else None
+    if kinds == "string" or (isinstance(kinds, list) and "string" in kinds):
+        return items
+    for event in items:
+        if isinstance(event.get("data"), str):
+            with contextlib.suppress(ValueError, RecursionError):
+                event["data"] = json.loads(event["data"])
+    return items
+
+
+def _value_result(
+    entry: ToolEntry,
+    body: Any,
+    response: Response,
+    redact: Redactor,
+    check_output: OutputCheck,
+    shaping: Shaping,
+    *,
+    wrapped: bool,
+    first_note: str = "",
+) -> types.CallToolResult:
+    """A parsed body (JSON, or a stream's items) as a result: checked, selected, fitted, with its notes."""
+    tool = entry["tool"]
     if "outputSchema" in tool:
         problem = check_output({"result": body} if wrapped else body)
         if problem:
@@ -192,7 +235,7 @@ def _json_result(
     value = redact.value(value)
     following = next_page(entry, response.link, body, shaping.arguments)
     text = _dumps(value)
-    notes: list[str] = []
+    notes: list[str] = [first_note] if first_note else []
     meta: dict[str, Any] = {}
     if tokens_of(text) > shaping.budget:
         guidance = _guidance(entry, following, True, shaping)

@@ -67,6 +67,15 @@ SETTINGS: tuple[Setting, ...] = (
         1024,
         1_000_000_000,
     ),
+    Setting(
+        "STREAM_SECONDS",
+        "float",
+        10.0,
+        "Longest time spent reading a streamed response (server-sent events, JSON Lines) for one result.",
+        0.0,
+        3600.0,
+        above_minimum=True,
+    ),
     Setting("PAGE_SIZE", "int", 100, "Tools per tools/list page (0: every tool on one page).", 0, 100_000),
     Setting(
         "TOOLSETS",
@@ -287,6 +296,7 @@ class Settings:
     timeout: float = 30.0
     max_result_tokens: int = 20_000
     max_response_bytes: int = 5_000_000
+    stream_seconds: float = 10.0
     page_size: int = 100
     toolsets: tuple[str, ...] = ()
     dynamic: bool = False

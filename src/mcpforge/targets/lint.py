@@ -9,11 +9,11 @@ models, Gemini keywords outside its documented list).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mcpforge.naming import NAME_RULES, PORTABLE_NAME_RULE
 from mcpforge.targets.openai_strict import ALLOWED_FORMATS, STRICT_KEYWORDS, has_lookaround
 
 __all__ = ["MANIFEST_FILES", "Finding", "ManifestFormat", "detect_format", "lint_manifest", "summarize"]
@@ -29,8 +29,6 @@ MANIFEST_FILES: Mapping[str, ManifestFormat] = {
     "anthropic": "anthropic",
     "gemini": "gemini",
 }
-_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
-_GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]*$")
 _GEMINI_KEYWORDS = frozenset(
     {
         "$id",
@@ -223,21 +221,31 @@ def lint_manifest(
     return findings
 
 
-def _lint_name(name: Any, fmt: str, prefix: str, max_name: int, path: str, add: Any) -> None:
+def _lint_name(name: Any, fmt: ManifestFormat, prefix: str, max_name: int, path: str, add: Any) -> None:
     where = path.rsplit(".", 1)[0] + (".name" if not path.endswith("function.parameters") else "")
     if not isinstance(name, str) or not name:
         add("error", "missing-name", None, where, "tool has no name", "give every tool a name")
         return
-    full = prefix + name
-    if not _NAME.match(name):
+    rule = NAME_RULES[fmt]
+    if not rule.pattern.match(name):
         add(
             "error",
-            "invalid-name",
+            "gemini-name" if fmt == "gemini" else "invalid-name",
             name,
             where,
-            "name has characters outside [a-zA-Z0-9_-]",
-            "replace other characters with '_' (dots and slashes are rejected by OpenAI and Anthropic)",
+            f"{fmt} names must be {rule.text}",
+            f"rename the tool (mcpforge convert --to {fmt} does, and reports each rename)",
         )
+    elif fmt == "mcp" and not PORTABLE_NAME_RULE.pattern.match(name):
+        add(
+            "warning",
+            "provider-name",
+            name,
+            where,
+            f"MCP allows this name, but provider formats want {PORTABLE_NAME_RULE.text}",
+            "mcpforge convert and ToolHub rename it; or rename the tool",
+        )
+    full = prefix + name
     if len(full) > max_name:
         add(
             "error",
@@ -251,8 +259,6 @@ def _lint_name(name: Any, fmt: str, prefix: str, max_name: int, path: str, add: 
             ),
             f"shorten names to {max_name - len(prefix)}" " characters (mcpforge generate --max-tool-name-length)",
         )
-    if fmt == "gemini" and not _GEMINI_NAME.match(name):
-        add("error", "gemini-name", name, where, "Gemini names must start with a letter or '_'", "rename the tool")
 
 
 def _strict_limits(name: str | None, schema: dict[str, Any], path: str, add: Any) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcpforge.naming import ProjectNames, credential_env_names, toolsets_of
+from mcpforge.naming import ProjectNames, credential_env_names
 from mcpforge.openapi.model import SecurityScheme
 from mcpforge.runtime.contract import FORMAT_VERSION, Binding, SchemeConfig, ServerConfig, ToolEntry, ToolsFile
 from mcpforge.targets.mcp import mcp_tool
@@ -72,10 +72,10 @@ def runtime_contract(toolset: ToolSet, names: ProjectNames, *, dynamic: bool) ->
         bindings: list[Binding] = [binding.to_contract() for binding in tool.bindings]
         entry: ToolEntry = {
             "tool": mcp_tool(tool),
-            "method": op.method.upper(),
+            "method": op.http_method,
             "path": op.path,
             "tags": list(op.tags),
-            "toolsets": toolsets_of(op.tags),
+            "toolsets": list(tool.toolsets),
             "bindings": bindings,
             "security": [[[key, list(scopes)] for key, scopes in r.schemes if key in schemes] for r in op.security],
             "outputWrapped": tool.output_wrapped,

@@ -9,22 +9,24 @@ anything else as a base64 string.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics, Effect
+from mcpforge.errors import ConfigError
 from mcpforge.naming import (
     NameCandidate,
     argument_name,
     assign_tool_names,
     selection_argument,
+    shorten,
     tool_name_base,
     unique_argument_name,
 )
-from mcpforge.openapi.model import ApiModel, MediaContent, Operation, Parameter, RequestBody
-from mcpforge.options import Options
+from mcpforge.openapi.model import SAFE_METHODS, ApiModel, MediaContent, Operation, Parameter, RequestBody
+from mcpforge.options import Options, Override
 from mcpforge.runtime.defs import deref
-from mcpforge.runtime.media import MediaKind, media_kind
+from mcpforge.runtime.media import MediaKind, base_media_type, media_kind
 from mcpforge.schema import JsonSchema
 from mcpforge.schema.bundle import DefinitionIndex, bundle
 from mcpforge.schema.shape import shape
@@ -32,11 +34,20 @@ from mcpforge.text import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, ToolDefinition, ToolSet
 from mcpforge.tools.select import operation_key, select_operations
+from mcpforge.tools.tags import TagTree
 
 __all__ = ["build_tools", "operation_key"]
 
 RUNTIME_HEADERS = frozenset({"authorization", "content-type", "accept"})
-_BODY_PREFERENCE: Mapping[MediaKind, int] = {"json": 0, "form": 1, "multipart": 2, "text": 3, "binary": 4}
+_BODY_PREFERENCE: Mapping[MediaKind, int] = {
+    "json": 0,
+    "form": 1,
+    "multipart": 2,
+    "sequence": 3,
+    "text": 4,
+    "binary": 5,
+}
+_LOCATION_ORDER = ("path", "query", "querystring", "header", "cookie")  # who keeps a shared name
 OUTPUT_SHAPE_DEPTH = 1  # levels of object properties an output schema shows
 # The field-selection argument of every tool with a JSON result (runtime/select.py applies it).
 SELECTION_SCHEMA: Mapping[str, Any] = {
@@ -68,12 +79,39 @@ def _file_schema(schema: Any) -> JsonSchema:
     return {**_BASE64, "description": f"{description} ({note})" if description else note}
 
 
+def _items_of(media: MediaContent, defs: Mapping[str, Any]) -> JsonSchema:
+    """The schema of one item of a sequential body: ``itemSchema`` (3.2), else the ``items`` of ``schema``."""
+    if media.item_schema is not None:
+        return media.item_schema
+    whole = deref(media.schema, defs) if media.schema is not None else None
+    if isinstance(whole, Mapping) and isinstance(whole.get("items"), Mapping | bool):
+        items: JsonSchema = whole["items"]
+        return items
+    return {}
+
+
+def _events_parsed(item: JsonSchema, defs: Mapping[str, Any]) -> JsonSchema:
+    """A server-sent event's schema as the server returns it: JSON ``data`` (3.2 ``contentMediaType``) parsed.
+
+    The runtime parses an event's ``data`` unless the schema types it as a plain string.
+    """
+    event = deref(item, defs)
+    props = event.get("properties") if isinstance(event, Mapping) else None
+    if not isinstance(props, Mapping):
+        return item
+    data = deref(props.get("data"), defs)
+    if not (isinstance(data, Mapping) and media_kind(str(data.get("contentMediaType", ""))) == "json"):
+        return item
+    return {**event, "properties": {**props, "data": data.get("contentSchema", {})}}
+
+
 class _Builder:
     def __init__(self, api: ApiModel, options: Options, diags: Diagnostics) -> None:
         self.api = api
         self.options = options
         self.diags = diags
         self.request_defs = DefinitionIndex(api.defs.request)
+        self.tags = TagTree(api.tags)
 
     def choose_body(self, body: RequestBody) -> MediaContent:
         ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[media_kind(p[1].content_type)], p[0]))
@@ -93,6 +131,12 @@ class _Builder:
                     for name, sub in target["properties"].items()
                 }
                 schema = {**target, "properties": props}
+        elif kind == "sequence":
+            schema = {
+                "type": "array",
+                "items": _items_of(media, self.api.defs.request),
+                "description": f"Request body: the items, sent in order as {media.content_type}.",
+            }
         elif kind == "text":
             schema = {"type": "string", "description": f"Request body as {media.content_type} text."}
         elif kind == "binary":
@@ -150,7 +194,7 @@ class _Builder:
         required: list[str] = []
         bindings: list[ArgumentBinding] = []
         taken = ["body"] if op.request_body else []
-        ordered = sorted(op.parameters, key=lambda p: ("path", "query", "header", "cookie").index(p.location))
+        ordered = sorted(op.parameters, key=lambda p: _LOCATION_ORDER.index(p.location))
         for param in ordered:
             if param.location == "header" and param.name.lower() in RUNTIME_HEADERS:
                 self.diags.info(
@@ -192,19 +236,36 @@ class _Builder:
         return bundled.schema, tuple(bindings), select_arg
 
     @staticmethod
-    def json_success(op: Operation) -> MediaContent | None:
-        """The JSON body of the operation's lowest 2xx response (with or without a schema)."""
+    def success_body(op: Operation) -> MediaContent | None:
+        """The body of the operation's lowest 2xx response that carries JSON: one value, or a sequence of them."""
         successes = sorted((r for r in op.responses if r.status[:1] == "2"), key=lambda r: r.status)
         for response in successes:
-            for media in response.contents:
-                if media_kind(media.content_type) == "json":
-                    return media
+            ranked = sorted(
+                (m for m in response.contents if media_kind(m.content_type) in ("json", "sequence")),
+                key=lambda m: media_kind(m.content_type) != "json",
+            )
+            if ranked:
+                return ranked[0]
         return None
 
     def output_schema(self, media: MediaContent | None) -> tuple[JsonSchema | None, bool, bool]:
-        """``(outputSchema, wrapped, selectable)``: selectable when the body is a JSON object or list."""
+        """``(outputSchema, wrapped, selectable)``: selectable when the body is a JSON object or list.
+
+        A sequence (JSON Lines, server-sent events) is returned as the list of its items.
+        """
         if media is None:
             return None, False, False
+        if media_kind(media.content_type) == "sequence":
+            item = _items_of(media, self.api.defs.response)
+            if base_media_type(media.content_type) == "text/event-stream":
+                item = _events_parsed(item, self.api.defs.response)
+            item = shape(item, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
+            items: JsonSchema = {"type": "array", "items": item}
+            return (
+                ({"type": "object", "properties": {"result": items}} if self.options.output_schemas else None),
+                True,
+                True,
+            )
         if media.schema is None:
             return None, False, True
         loose = shape(media.schema, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
@@ -219,7 +280,7 @@ class _Builder:
         return {"type": "object", "properties": {"result": loose}}, True, selectable
 
     def annotations(self, op: Operation) -> dict[str, bool]:
-        if op.method in ("get", "head", "options"):
+        if op.method in SAFE_METHODS:
             return {"readOnlyHint": True, "openWorldHint": True}
         notes: dict[str, bool] = {"readOnlyHint": False}
         if op.method == "delete":
@@ -230,7 +291,7 @@ class _Builder:
         return notes
 
     def build(self, reserved: Mapping[str, str]) -> ToolSet:
-        selected, excluded = select_operations(self.api.operations, self.options, self.diags)
+        selected, excluded = select_operations(self.api.operations, self.options, self.diags, self.tags)
         candidates = []
         kept = dict(reserved)
         for op, override in selected:
@@ -246,6 +307,7 @@ class _Builder:
                         pointer=op.pointer,
                     )
             candidates.append(NameCandidate(key=operation_key(op), base=base, exact=exact))
+        _check_override_names(selected, candidates, kept, self.options.max_tool_name_length)
         names = assign_tool_names(candidates, max_length=self.options.max_tool_name_length, reserved=kept)
         tools = []
         for op, override in selected:
@@ -262,7 +324,7 @@ class _Builder:
                     operation=op.label,
                     pointer=op.pointer + "/operationId",
                 )
-            output_schema, wrapped, selectable = self.output_schema(self.json_success(op))
+            output_schema, wrapped, selectable = self.output_schema(self.success_body(op))
             input_schema, bindings, select_arg = self.input_schema(op, selectable=selectable)
             tools.append(
                 ToolDefinition(
@@ -285,9 +347,33 @@ class _Builder:
                     annotations=self.annotations(op),
                     bindings=bindings,
                     operation=op,
+                    toolsets=tuple(self.tags.toolsets(op.tags)),
                 )
             )
         return ToolSet(api=self.api, tools=tuple(tools), excluded=tuple(excluded))
+
+
+def _check_override_names(
+    selected: Sequence[tuple[Operation, Override]],
+    candidates: Sequence[NameCandidate],
+    kept: Mapping[str, str],
+    max_length: int,
+) -> None:
+    """An override's name must not be another tool's name: silently renaming that tool would surprise."""
+    labels = {operation_key(op): op.label for op, _ in selected}
+    claims: dict[str, list[str]] = {}  # name -> keys of the operations that would have it
+    for cand in candidates:
+        claims.setdefault(kept.get(cand.key) or shorten(cand.base, max_length), []).append(cand.key)
+    for op, override in selected:
+        if not override.name:
+            continue
+        name = shorten(tool_name_base(override.name, op.method, op.path)[0], max_length)
+        others = [key for key in claims.get(name, []) if key != operation_key(op)]
+        if others:
+            raise ConfigError(
+                f"the override name {name!r} of {op.label} is also the name of {labels[others[0]]}",
+                hint=f"choose another name, or give {labels[others[0]]} a new name with its own override",
+            )
 
 
 def build_tools(

@@ -52,7 +52,7 @@ def tool_description(
     summary = clean(operation.summary, summary_limit) if operation.summary else ""
     auth = auth_summary(operation.security, schemes) or ""
     prefix = "[Deprecated] " if operation.deprecated else ""
-    head = prefix + (summary or f"{operation.method.upper()} {operation.path}")
+    head = prefix + (summary or f"{operation.http_method} {operation.path}")
     if summary and not summary.endswith((".", "!", "?", "…")):
         head += "."
     parts = [head]

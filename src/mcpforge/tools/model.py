@@ -14,7 +14,7 @@ from mcpforge.schema import JsonSchema
 
 __all__ = ["ArgumentBinding", "BindingLocation", "ToolDefinition", "ToolSet"]
 
-BindingLocation = Literal["path", "query", "header", "cookie", "body"]
+BindingLocation = Literal["path", "query", "querystring", "header", "cookie", "body"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,6 +78,7 @@ class ToolDefinition:
     annotations: Mapping[str, bool]
     bindings: tuple[ArgumentBinding, ...]
     operation: Operation
+    toolsets: tuple[str, ...]  # its navigation tags and their ancestors (``untagged`` without)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

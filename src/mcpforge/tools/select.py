@@ -17,32 +17,35 @@ from mcpforge.diagnostics import Diagnostics
 from mcpforge.naming import toolset_name
 from mcpforge.openapi.model import Operation
 from mcpforge.options import Options, Override
+from mcpforge.tools.tags import TagTree
 
 __all__ = ["operation_key", "select_operations"]
 
 
 def operation_key(operation: Operation) -> str:
     """``GET /pets/{id}``: identifies an operation across regenerations."""
-    return f"{operation.method.upper()} {operation.path}"
+    return f"{operation.http_method} {operation.path}"
 
 
-def _tags(op: Operation) -> set[str]:
-    return {t.lower() for t in op.tags} | {toolset_name(t) for t in op.tags}
+def _tags(op: Operation, tree: TagTree) -> set[str]:
+    """The tags an operation answers to: its own and their ancestors, as written and as toolset names."""
+    tags = tree.expand(op.tags)
+    return {t.lower() for t in tags} | {toolset_name(t) for t in tags}
 
 
 def _any(patterns: Sequence[str], value: str | None) -> bool:
     return value is not None and any(fnmatchcase(value, p) for p in patterns)
 
 
-def _matches(op: Operation, sel: Options) -> bool:
-    tags = _tags(op)
+def _matches(op: Operation, sel: Options, tree: TagTree) -> bool:
+    tags = _tags(op, tree)
     if sel.include_tags and not tags & {t.lower() for t in sel.include_tags}:
         return False
     if sel.include_operations and not _any(sel.include_operations, op.operation_id):
         return False
     if sel.include_paths and not _any(sel.include_paths, op.path):
         return False
-    if sel.methods and op.method not in {m.lower() for m in sel.methods}:
+    if sel.methods and op.method.lower() not in {m.lower() for m in sel.methods}:
         return False
     if tags & {t.lower() for t in sel.exclude_tags}:
         return False
@@ -88,14 +91,14 @@ def _override(op: Operation, sel: Options, diags: Diagnostics) -> Override:
 
 
 def select_operations(
-    operations: Sequence[Operation], sel: Options, diags: Diagnostics
+    operations: Sequence[Operation], sel: Options, diags: Diagnostics, tree: TagTree
 ) -> tuple[list[tuple[Operation, Override]], list[Operation]]:
     """``(selected with their overrides, excluded)``, both in document order."""
     selected: list[tuple[Operation, Override]] = []
     excluded: list[Operation] = []
     for op in operations:
         override = _override(op, sel, diags)
-        keep = _matches(op, sel) and not override.exclude and (sel.include_deprecated or not op.deprecated)
+        keep = _matches(op, sel, tree) and not override.exclude and (sel.include_deprecated or not op.deprecated)
         if keep:
             selected.append((op, override))
         else:

@@ -1,0 +1,64 @@
+"""Signals as exceptions, and signals held back: how a run that writes or spawns cleans up on every signal.
+
+By default SIGTERM and SIGHUP end Python at once, skipping every ``finally``: a half-written output
+folder or an orphaned child process stays behind. Inside :func:`signals_raise` they (and Ctrl-C)
+raise :class:`Signalled` instead, so clean-up code runs; inside :func:`signals_deferred` they wait
+until a short critical step (swapping files into place) is over.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+__all__ = ["SIGNALS", "Signalled", "signals_deferred", "signals_raise"]
+
+SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class Signalled(BaseException):
+    """A signal arrived; BaseException so that ``except Exception`` does not swallow it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    raise Signalled(signum)
+
+
+@contextmanager
+def signals_raise() -> Iterator[None]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP raise :class:`Signalled` (handlers only work in the main thread)."""
+    if not _main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _raise) for sig in SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP wait; they are delivered when it ends (POSIX only)."""
+    if not (_main_thread() and hasattr(signal, "pthread_sigmask")):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
