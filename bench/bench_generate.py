@@ -39,14 +39,21 @@ def peer_command() -> Path:
     return binary
 
 
+# As an installed mcpforge runs: with its bytecode (a sandbox may set PYTHONDONTWRITEBYTECODE, making
+# every run compile mcpforge's sources again, which no installed copy does).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def measure(cmd: list[str]) -> tuple[float, float]:
     """One run: (wall seconds, peak RSS in MB)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{cmd[0]} failed: {proc.stderr.read().decode() if proc.stderr else ''}")
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a chatty tool never blocks on it
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors, env=ENV)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            raise SystemExit(f"{cmd[0]} failed: {errors.read().decode(errors='replace')[-2000:]}")
     return wall, usage.ru_maxrss / 1024
 
 

@@ -46,7 +46,10 @@ def escape_pointer(token: str) -> str:
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     """Append reference tokens to a JSON pointer."""
-    return base + "".join("/" + escape_pointer(str(t)) for t in tokens)
+    for token in tokens:
+        text = token if type(token) is str else str(token)
+        base += "/" + (escape_pointer(text) if "~" in text or "/" in text else text)  # a hot path: 40,000 calls
+    return base
 
 
 def _unescape(token: str) -> str:
@@ -84,7 +87,10 @@ class RefResolver:
         """Resolve one reference; ``where`` is the JSON pointer of the ``$ref`` (for errors)."""
         if not isinstance(ref, str):
             raise RefError(f"$ref must be a string, got {type(ref).__name__}", location=where)
-        doc, pointer = self._split(ref, base_doc, where=where)
+        if ref[:2] == "#/" and "%" not in ref:  # the common case, without URL parsing
+            doc, pointer = base_doc, ref[1:]
+        else:
+            doc, pointer = self._split(ref, base_doc, where=where)
         key = f"{doc}#{pointer}"
         cached = self._cache.get(key)
         if cached is not None:

@@ -9,7 +9,7 @@ models, Gemini keywords outside its documented list).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -91,27 +91,61 @@ def detect_format(data: Any) -> ManifestFormat:
     return "gemini" if tools else "mcp"  # Gemini declarations may all lack parameters
 
 
-def _walk(node: Any, path: str) -> Iterator[tuple[dict[str, Any], str]]:
-    """Every subschema with its JSON path (maps of names are crossed, not treated as schemas).
+class _Where:
+    """A subschema's JSON path, spelled out only when a finding needs it (most nodes have none)."""
 
-    Iterative, in document order: nested ``yield from`` made this the slowest part of linting
-    Microsoft Graph's manifests.
+    __slots__ = ("parent", "step")
+
+    def __init__(self, parent: _Where | str, step: str) -> None:
+        self.parent, self.step = parent, step
+
+    def __str__(self) -> str:
+        steps: list[str] = []
+        node: _Where | str = self
+        while isinstance(node, _Where):
+            steps.append(node.step)
+            node = node.parent
+        return node + "".join(reversed(steps))
+
+
+def _children(node: dict[str, Any], where: _Where | str) -> list[tuple[dict[str, Any], _Where]]:
+    """The subschemas of ``node`` (maps of names are crossed, not treated as schemas), in document order."""
+    children: list[tuple[dict[str, Any], _Where]] = []
+    for key, value in node.items():
+        if isinstance(value, dict):
+            if key in _SCHEMA_MAPS:
+                children.extend(
+                    (sub, _Where(where, f".{key}.{name}")) for name, sub in value.items() if isinstance(sub, dict)
+                )
+            else:
+                children.append((value, _Where(where, "." + key)))
+        elif isinstance(value, list) and key in _COMBINATORS:
+            children.extend(
+                (sub, _Where(where, f".{key}[{i}]")) for i, sub in enumerate(value) if isinstance(sub, dict)
+            )
+    return children
+
+
+def _lint_tree(
+    node: dict[str, Any], where: _Where | str, check: Callable[[dict[str, Any], _Where | str], bool], clean: set[int]
+) -> bool:
+    """Check ``node`` and every subschema, in document order; True when none has a finding.
+
+    A clean subtree is remembered by identity and skipped when met again: manifests share
+    subschemas between tools (Gemini's and Anthropic's share the MCP schemas and their ``$defs``),
+    and paths are spelled lazily, so a clean Microsoft Graph costs a fraction of a full walk.
     """
-    stack: list[tuple[Any, str]] = [(node, path)]
-    while stack:
-        current, where = stack.pop()
-        if not isinstance(current, dict):
-            continue
-        yield current, where
-        children: list[tuple[Any, str]] = []
-        for key, value in current.items():
-            if key in _SCHEMA_MAPS and isinstance(value, dict):
-                children.extend((sub, f"{where}.{key}.{name}") for name, sub in value.items())
-            elif isinstance(value, dict):
-                children.append((value, f"{where}.{key}"))
-            elif isinstance(value, list) and key in ("anyOf", "oneOf", "allOf", "prefixItems"):
-                children.extend((sub, f"{where}.{key}[{i}]") for i, sub in enumerate(value))
-        stack.extend(reversed(children))
+    if id(node) in clean:
+        return True
+    ok = check(node, where)
+    for child, step in _children(node, where):
+        ok = _lint_tree(child, step, check, clean) and ok
+    if ok:
+        clean.add(id(node))
+    return ok
+
+
+_COMBINATORS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 
 
 def _tools(data: Any, fmt: ManifestFormat) -> list[tuple[str | None, str, Any, bool, str]]:
@@ -180,9 +214,10 @@ def lint_manifest(
     def add(
         severity: Literal["error", "warning"], code: str, tool: str | None, path: str, message: str, hint: str
     ) -> None:
-        findings.append(Finding(severity, code, provider, tool, path, message, hint))
+        findings.append(Finding(severity, code, provider, tool, str(path), message, hint))
 
     rows = _tools(data, fmt)
+    clean: dict[bool, set[int]] = {False: set(), True: set()}  # subtrees without findings, by strictness
     if fmt.startswith("openai") and len(rows) > 128:
         add(
             "warning",
@@ -217,7 +252,7 @@ def lint_manifest(
             if fmt != "gemini":
                 add("error", "missing-schema", name, path, "no parameter schema", "add an object schema")
             continue
-        _lint_schema(name, schema, path, fmt, strict, add)
+        _lint_schema(name, schema, path, fmt, strict, add, clean[strict])
     return findings
 
 
@@ -294,7 +329,7 @@ def _strict_limits(name: str | None, schema: dict[str, Any], path: str, add: Any
             )
 
 
-def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: bool, add: Any) -> None:
+def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: bool, add: Any, clean: set[int]) -> None:
     if not isinstance(schema, dict) or schema.get("type") != "object":
         add(
             "error",
@@ -326,18 +361,31 @@ def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: boo
             "object schema without 'properties' (OpenAI: 'object schema " "missing properties')",
             'add "properties": {}',
         )
-    for node, where in _walk(schema, path):
+    found = [0]
+
+    def counted(*finding: Any) -> None:
+        found[0] += 1
+        add(*finding)
+
+    def check(node: dict[str, Any], where: _Where | str) -> bool:
+        before = found[0]
         kind = node.get("type")
         is_array = kind == "array" or (isinstance(kind, list) and "array" in kind)
         if is_array and "items" not in node and "prefixItems" not in node:
-            add("error", "array-without-items", name, where, "array schema missing items", "add an 'items' schema")
+            counted("error", "array-without-items", name, where, "array schema missing items", "add an 'items' schema")
         if fmt == "gemini":
-            _lint_gemini(name, node, where, add)
+            _lint_gemini(name, node, where, counted)
         if strict:
-            _lint_strict(name, node, where, fmt, add)
+            _lint_strict(name, node, where, fmt, counted)
+        return found[0] == before
+
+    try:
+        _lint_tree(schema, path, check, clean)
+    except RecursionError:
+        add("error", "too-deep", name, path, "the schema nests too deeply to check", "flatten the schema")
 
 
-def _lint_gemini(name: str | None, node: dict[str, Any], where: str, add: Any) -> None:
+def _lint_gemini(name: str | None, node: dict[str, Any], where: object, add: Any) -> None:
     if "$ref" in node and any(not k.startswith("$") for k in node if k != "$ref"):
         add("error", "gemini-ref-siblings", name, where, "$ref with sibling keywords", "inline the referenced schema")
     extra = sorted(k for k in node if k not in _GEMINI_KEYWORDS)
@@ -352,7 +400,7 @@ def _lint_gemini(name: str | None, node: dict[str, Any], where: str, add: Any) -
         )
 
 
-def _lint_strict(name: str | None, node: dict[str, Any], where: str, fmt: str, add: Any) -> None:
+def _lint_strict(name: str | None, node: dict[str, Any], where: object, fmt: str, add: Any) -> None:
     if fmt.startswith("openai"):
         extra = sorted(k for k in node if k not in STRICT_KEYWORDS)
         if extra:

@@ -41,8 +41,10 @@ def _scrub(node: Any) -> Any:
             if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
                 new = {k: _scrub(v) for k, v in value.items()}
                 new_value: Any = value if all(new[k] is value[k] for k in value) else new
-            else:
+            elif isinstance(value, dict | list):
                 new_value = _scrub(value)
+            else:
+                new_value = value  # a scalar: nothing to scrub (most nodes; a call each cost a second on Graph)
             changed = changed or new_value is not value
             out[key] = new_value
         return out if changed else node
