@@ -178,13 +178,13 @@ def build(
 
 
 def targets(
-    built: Built, options: Options, diags: Diagnostics, *, providers: bool = True, progress: Progress = _quiet
+    toolset: ToolSet, options: Options, diags: Diagnostics, *, providers: bool = True, progress: Progress = _quiet
 ) -> Targets:
     """The MCP tools, their context budget, and (with ``providers``) every provider manifest, linted."""
-    tools = mcp_tools(built.toolset)
+    tools = mcp_tools(toolset)
     encoded = encode_each(tools)
     sizes = [len(e) for e in encoded]
-    budget = measure(tools, [list(t.toolsets) for t in built.toolset.tools], sizes)
+    budget = measure(tools, [list(t.toolsets) for t in toolset.tools], sizes)
     for code, message in budget_problems(budget, options):
         diags.warn(code, message)
     if not providers:
@@ -201,21 +201,27 @@ def generate(
     diags = Diagnostics()
     built = build(options, diags, reserved=reserved, progress=progress)
     check_strict(diags, options)
-    made = targets(built, options, diags, progress=progress)
+    toolset, spec_sha256 = built.toolset, built.spec_sha256
+    source_name, overlays = built.document.source_name, built.document.overlays
+    del built  # the parsed document is not needed past here: its memory can serve the manifests
+    made = targets(toolset, options, diags, progress=progress)
     frozen = diags.freeze()
     progress("rendering")
-    toolset = built.toolset
     files = [
         *render_project(toolset, frozen, project_name=options.name, dynamic=options.dynamic, budget=made.budget),
         manifest_file("manifests/mcp-tools.json", made.encoded_mcp),
-        *(manifest_file(f"manifests/{name}.json", encode_each(data)) for name, data in made.providers.items()),
     ]
+    mcp, strict_capable, budget = made.mcp, made.strict_capable, made.budget
+    providers = dict(made.providers)
+    del made  # each manifest's objects go as soon as it is encoded: they and its bytes never all coexist
+    for name in list(providers):
+        files.append(manifest_file(f"manifests/{name}.json", encode_each(providers.pop(name))))
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(
-            source_name=built.document.source_name,
-            spec_sha256=built.spec_sha256,
-            overlays=built.document.overlays,
+            source_name=source_name,
+            spec_sha256=spec_sha256,
+            overlays=overlays,
             options=options.record(),
             names=names,
             files=[f.path for f in files],
@@ -226,9 +232,9 @@ def generate(
         files=tuple(files),
         toolset=toolset,
         diagnostics=frozen,
-        spec_sha256=built.spec_sha256,
+        spec_sha256=spec_sha256,
         names=names,
-        mcp=made.mcp,
-        strict_capable=made.strict_capable,
-        budget=made.budget,
+        mcp=mcp,
+        strict_capable=strict_capable,
+        budget=budget,
     )

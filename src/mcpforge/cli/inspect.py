@@ -98,7 +98,7 @@ def lint(
 
         options = resolve({**flags, "spec": target}, config_path)
         diags = Diagnostics()
-        made = targets(build(options, diags), options, diags)
+        made = targets(build(options, diags).toolset, options, diags)
         for name, manifest in {"mcp-tools": made.mcp, **made.providers}.items():
             findings += lint_manifest(
                 manifest, MANIFEST_FILES[name], client_prefix=client_prefix, max_name=max_name_length
@@ -147,7 +147,7 @@ def budget(target: Path, top: int, as_json: bool, config_path: Path | None, **fl
 
         options = resolve({**flags, "spec": target}, config_path)
         diags = Diagnostics()
-        result = targets(build(options, diags), options, diags, providers=False).budget
+        result = targets(build(options, diags).toolset, options, diags, providers=False).budget
     if as_json:
         payload = {
             "totalBytes": result.total_bytes,
