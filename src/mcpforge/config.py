@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpforge.errors import ConfigError
-from mcpforge.options import OPTIONS, OptionInfo, Options, Override
+from mcpforge.options import OPTIONS, OptionInfo, Options, Override, range_problem
 
 __all__ = ["CONFIG_FILE", "find_config", "load_config", "resolve_options"]
 
@@ -58,10 +58,9 @@ def check_value(option: OptionInfo, value: Any, where: str) -> Any:
     expected = str if option.kind is Path else option.kind
     if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
         raise ConfigError(f"{option.key} in {where} must be a {expected.__name__}, not {type(value).__name__}")
-    if option.minimum is not None and isinstance(value, int) and value < option.minimum:
-        raise ConfigError(f"{option.key} in {where} must be at least {option.minimum}")
-    if option.maximum is not None and isinstance(value, int) and value > option.maximum:
-        raise ConfigError(f"{option.key} in {where} must be at most {option.maximum}")
+    problem = range_problem(value, option.minimum, option.maximum)
+    if problem:
+        raise ConfigError(f"{option.key} in {where} {problem}")
     return value
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from mcpforge.errors import ConfigError
 
-__all__ = ["OPTIONS", "OptionInfo", "Options", "Override", "ValidationLevel", "options_table"]
+__all__ = ["OPTIONS", "OptionInfo", "Options", "Override", "ValidationLevel", "options_table", "range_problem"]
 
 
 class ValidationLevel(StrEnum):
@@ -146,13 +146,9 @@ class Options:
         """Numbers in their ranges whichever way the options were made (CLI, file, or library call)."""
         for options_field in dataclasses.fields(self):
             value, meta = getattr(self, options_field.name), options_field.metadata
-            if not isinstance(value, int) or isinstance(value, bool):
-                continue
-            key = options_field.name.replace("_", "-")
-            if meta.get("minimum") is not None and value < meta["minimum"]:
-                raise ConfigError(f"{key} must be at least {meta['minimum']} (got {value})")
-            if meta.get("maximum") is not None and value > meta["maximum"]:
-                raise ConfigError(f"{key} must be at most {meta['maximum']} (got {value})")
+            problem = range_problem(value, meta.get("minimum"), meta.get("maximum"))
+            if problem:
+                raise ConfigError(f"{options_field.name.replace('_', '-')} {problem} (got {value})")
 
     def record(self) -> dict[str, Any]:
         """The options that shape the output, as the lock file records them (no paths, no CLI-only switches)."""
@@ -170,6 +166,17 @@ class Options:
                 value = value.value
             values[option.key] = value
         return values
+
+
+def range_problem(value: Any, minimum: int | None, maximum: int | None) -> str | None:
+    """``must be at least N`` (or at most) when an integer ``value`` is out of range, else None."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if minimum is not None and value < minimum:
+        return f"must be at least {minimum}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,7 +135,7 @@ def tools(
     """
     import anyio  # noqa: PLC0415
 
-    from mcpforge.client.hub import ServerTarget, ToolHub  # noqa: PLC0415
+    from mcpforge.client.hub import ServerTarget, ToolHub, first_error  # noqa: PLC0415
 
     if not stdio and not http:
         raise click.UsageError("give at least one --stdio COMMAND or --http URL")
@@ -177,7 +177,8 @@ def tools(
     try:
         collected = anyio.run(collect)
     except Exception as exc:  # noqa: BLE001 - an unreachable server, or one that speaks no MCP: one clear line
-        click.echo(f"error: cannot list tools: {_first_line(exc)}", err=True)
+        first, text = first_error(exc)
+        click.echo(f"error: cannot list tools: {text or type(first).__name__}", err=True)
         sys.exit(1)
     if caught or collected is None:
         signum = caught[0] if caught else 2
@@ -200,12 +201,6 @@ async def _cancel_on_signal(scope: Any, caught: list[int]) -> None:
             caught.append(int(signum))
             scope.cancel()
             return
-
-
-def _first_line(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
 
 
 @click.command()

@@ -28,7 +28,7 @@ from mcpforge.naming import aggregate_tool_names
 from mcpforge.runtime import toolcalls
 from mcpforge.targets.convert import convert_tools
 
-__all__ = ["ClientCredentials", "HubTool", "MemoryTokenStorage", "ServerTarget", "ToolHub"]
+__all__ = ["ClientCredentials", "HubTool", "MemoryTokenStorage", "ServerTarget", "ToolHub", "first_error"]
 
 _NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)=(.+)$", re.DOTALL)
 
@@ -122,11 +122,16 @@ class ServerTarget:
         return cls.http(target, name=name, headers=headers) if http else cls.stdio(target, name=name, env=env)
 
 
-def _reason(exc: BaseException, timeout: float | None) -> str:
-    """One line on why a server could not be listed (a time-out says how long was waited)."""
+def first_error(exc: BaseException) -> tuple[BaseException, str]:
+    """The first exception inside task-group wrappers, and the first line of its message."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    text = (str(exc).splitlines() or [""])[0]
+    return exc, (str(exc).splitlines() or [""])[0]
+
+
+def _reason(exc: BaseException, timeout: float | None) -> str:
+    """One line on why a server could not be listed (a time-out says how long was waited)."""
+    exc, text = first_error(exc)
     if timeout is not None and ("timed out" in text.lower() or isinstance(exc, TimeoutError)):
         return f"no answer within {timeout:g} s (it may be waiting for input, or not be an MCP server)"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -379,21 +379,18 @@ class SchemaConverter:
         mapping = obj(discriminator.get("mapping"))
         if not isinstance(prop, str):
             return
+        where = join_pointer(pointer, "discriminator")
+        targets: dict[str, list[str]] = {}
+        for value, target in mapping.items():  # a broken entry loses only its tag value
+            uri = self._mapped_uri(target, doc, where, f"mapping {value!r}")
+            if uri is not None:
+                targets.setdefault(uri, []).append(str(value))
+        name = discriminator.get("defaultMapping")  # OpenAPI 3.2
+        default = self._mapped_uri(name, doc, join_pointer(where, "defaultMapping"), "defaultMapping") if name else None
         for keyword in ("oneOf", "anyOf"):
             raw_branches, branches = node.get(keyword), out.get(keyword)
             if not isinstance(raw_branches, list) or not isinstance(branches, list):
                 continue
-            targets: dict[str, list[str]] = {}
-            for value, target in mapping.items():
-                ref = target if "/" in str(target) or "#" in str(target) else f"#/components/schemas/{target}"
-                where = join_pointer(pointer, "discriminator")
-                try:
-                    uri = self._resolver.resolve(ref, doc, where=where).uri
-                except RefError as exc:  # a mapping only names tag values: a broken entry loses that hint
-                    self.problems.append(SchemaProblem((where, f"discriminator mapping {value!r} ignored: {exc}")))
-                    continue
-                targets.setdefault(uri, []).append(str(value))
-            default = self._default_branch(discriminator, doc, pointer)
             tagged = []
             tags: dict[int, list[str]] = {}
             for index, (raw, branch) in enumerate(zip(raw_branches, branches, strict=True)):
@@ -419,15 +416,12 @@ class SchemaConverter:
                     tagged[index] = {**tagged[index], "properties": {prop: {"not": {"enum": claimed}}}}
             out[keyword] = tagged
 
-    def _default_branch(self, discriminator: Mapping[str, Any], doc: str, pointer: str) -> str | None:
-        """The URI of the schema OpenAPI 3.2's ``defaultMapping`` names, if any."""
-        name = discriminator.get("defaultMapping")
-        if not isinstance(name, str):
-            return None
-        ref = name if "/" in name or "#" in name else f"#/components/schemas/{name}"
-        where = join_pointer(pointer, "discriminator", "defaultMapping")
+    def _mapped_uri(self, target: Any, doc: str, where: str, what: str) -> str | None:
+        """The URI of a schema a discriminator names (a schema name or a reference); None, reported, if broken."""
+        text = str(target)
+        ref = text if "/" in text or "#" in text else f"#/components/schemas/{text}"
         try:
             return self._resolver.resolve(ref, doc, where=where).uri
         except RefError as exc:
-            self.problems.append(SchemaProblem((where, f"discriminator defaultMapping ignored: {exc}")))
+            self.problems.append(SchemaProblem((where, f"discriminator {what} ignored: {exc}")))
             return None

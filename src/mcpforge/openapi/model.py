@@ -34,12 +34,20 @@ __all__ = [
     "Server",
     "ServerVariable",
     "Tag",
+    "wire_method",
 ]
 
 # The methods a Path Item names as fields; 3.2 adds "query" and, in additionalOperations, any other method.
 HttpMethod = str
 HTTP_METHODS: tuple[str, ...] = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 QUERY_METHOD = "query"  # OpenAPI 3.2
+
+
+def wire_method(method: str) -> str:
+    """The method as sent: the Path Item fields (``get`` ... ``query``) upper case, others as written."""
+    return method.upper() if method in HTTP_METHODS or method == QUERY_METHOD else method
+
+
 SAFE_METHODS = frozenset({"get", "head", "options", "query"})
 ParamLocation = Literal["path", "query", "querystring", "header", "cookie"]
 
@@ -220,7 +228,7 @@ class Operation:
     @property
     def http_method(self) -> str:
         """The method as sent on the wire."""
-        return self.method.upper() if self.method in (*HTTP_METHODS, QUERY_METHOD) else self.method
+        return wire_method(self.method)
 
     @property
     def label(self) -> str:

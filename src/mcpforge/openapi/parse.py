@@ -30,10 +30,12 @@ from mcpforge.openapi.model import (
     Server,
     ServerVariable,
     Tag,
+    wire_method,
 )
 from mcpforge.openapi.parameters import parameters
 from mcpforge.openapi.refs import join_pointer
 from mcpforge.openapi.security import security_requirements, security_schemes
+from mcpforge.openapi.tags import TagTree
 from mcpforge.openapi.values import obj, text
 from mcpforge.options import Options
 
@@ -105,21 +107,14 @@ def _tags(raw: Any, diags: Diagnostics) -> tuple[Tag, ...]:
         for node in raw
         if isinstance(node, dict) and isinstance(node.get("name"), str)
     )
-    by_name = {tag.name: tag for tag in tags}
+    tree, known = TagTree(tags), {tag.name for tag in tags}
     for index, tag in enumerate(tags):
-        if tag.parent is None:
-            continue
         at = join_pointer("/tags", index, "parent")
-        if tag.parent not in by_name:
+        if tag.parent is not None and tag.parent not in known:
             diags.warn(
                 "unknown-tag-parent", f"tag {tag.name!r} names parent {tag.parent!r}, which is not a tag", pointer=at
             )
-            continue
-        seen, parent = {tag.name}, by_name.get(tag.parent)
-        while parent is not None and parent.name not in seen:
-            seen.add(parent.name)
-            parent = by_name.get(parent.parent) if parent.parent else None
-        if parent is not None and parent.name == tag.name:
+        elif tree.own_ancestor(tag.name):
             diags.warn("tag-cycle", f"tag {tag.name!r} is its own ancestor; the hierarchy stops there", pointer=at)
     return tags
 
@@ -175,7 +170,7 @@ def _operations(
             continue
         path_servers = _servers(ctx, item.get("servers"), join_pointer(item_pointer, "servers")) or servers
         for method, node, pointer in item_operations(item, ctx.document.dialect, item_pointer, ctx.diags):
-            label = f"{method.upper() if method in HTTP_METHODS or method == QUERY_METHOD else method} {path}"
+            label = f"{wire_method(method)} {path}"
             try:
                 result.append(
                     _operation(ctx, str(path), method, node, item, pointer, path_servers, global_security, schemes)
@@ -244,7 +239,7 @@ def _operation(
     if not isinstance(node, dict):
         raise OperationSkipped("invalid-operation", "operation is not an object", pointer)
     op_id = node.get("operationId")
-    wire = method.upper() if method in HTTP_METHODS or method == QUERY_METHOD else method
+    wire = wire_method(method)
     label = f"{wire} {path}" + (f" ({op_id})" if isinstance(op_id, str) and op_id else "")
     if op_id is not None and not (isinstance(op_id, str) and op_id.strip()):
         ctx.diags.warn(

@@ -24,6 +24,7 @@ from mcpforge.naming import (
     unique_argument_name,
 )
 from mcpforge.openapi.model import SAFE_METHODS, ApiModel, MediaContent, Operation, Parameter, RequestBody
+from mcpforge.openapi.tags import TagTree
 from mcpforge.options import Options, Override
 from mcpforge.runtime.defs import deref
 from mcpforge.runtime.media import MediaKind, base_media_type, media_kind
@@ -34,7 +35,6 @@ from mcpforge.text import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, ToolDefinition, ToolSet
 from mcpforge.tools.select import operation_key, select_operations
-from mcpforge.tools.tags import TagTree
 
 __all__ = ["build_tools", "operation_key"]
 

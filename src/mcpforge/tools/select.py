@@ -16,8 +16,8 @@ from typing import Any
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.naming import toolset_name
 from mcpforge.openapi.model import Operation
+from mcpforge.openapi.tags import TagTree
 from mcpforge.options import Options, Override
-from mcpforge.tools.tags import TagTree
 
 __all__ = ["operation_key", "select_operations"]
 

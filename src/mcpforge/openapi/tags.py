@@ -38,6 +38,11 @@ class TagTree:
         self._lineage[name] = result = tuple(chain)
         return result
 
+    def own_ancestor(self, name: str) -> bool:
+        """Whether ``name`` is on a cycle of parents (where :meth:`lineage` stops)."""
+        last = self._by_name.get(self.lineage(name)[-1])
+        return last is not None and last.parent == name
+
     def expand(self, names: Sequence[str]) -> tuple[str, ...]:
         """``names`` with all their ancestors, in order, without repeats."""
         return tuple(dict.fromkeys(ancestor for name in names for ancestor in self.lineage(name)))
