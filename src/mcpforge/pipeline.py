@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,13 +24,24 @@ from mcpforge.render.files import RenderedFile, encode_each, manifest_file
 from mcpforge.render.lock import lock_file
 from mcpforge.render.project import render_project
 from mcpforge.targets.budget import Budget, budget_problems, measure
-from mcpforge.targets.manifests import provider_manifests
+from mcpforge.targets.manifests import Manifests, openai_manifests, other_manifests, provider_manifests
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
+from mcpforge.worker import worker
 
-__all__ = ["Built", "GenerationResult", "Progress", "Targets", "build", "check_strict", "generate", "targets"]
+__all__ = [
+    "FORK_MIN_TOOLS",
+    "Built",
+    "GenerationResult",
+    "Progress",
+    "Targets",
+    "build",
+    "check_strict",
+    "generate",
+    "targets",
+]
 
 Progress = Callable[[str], None]
 
@@ -194,28 +206,70 @@ def targets(
     return Targets(tools, encoded, manifests, budget, strict_capable)
 
 
+@dataclass(frozen=True, slots=True)
+class _Encoded:
+    """Provider manifests with each tool encoded, and the diagnostics of making them."""
+
+    manifests: dict[str, list[bytes]]
+    diagnostics: tuple[Diagnostic, ...]
+    strict_capable: int = 0
+
+
+def _encode(manifests: Manifests) -> dict[str, list[bytes]]:
+    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist.
+    return {name: encode_each(manifests.pop(name)) for name in list(manifests)}
+
+
+def _openai_encoded(tools: list[dict[str, Any]]) -> _Encoded:
+    diags = Diagnostics()
+    manifests, strict_capable = openai_manifests(tools, diags)
+    return _Encoded(_encode(manifests), diags.freeze(), strict_capable)
+
+
+def _others_encoded(tools: list[dict[str, Any]]) -> _Encoded:
+    diags = Diagnostics()
+    return _Encoded(_encode(other_manifests(tools, diags)), diags.freeze())
+
+
+# Below this many tools a forked worker saves less than forking costs.
+FORK_MIN_TOOLS = 100
+
+
 def generate(
-    options: Options, *, reserved: Mapping[str, str] | None = None, progress: Progress = _quiet
+    options: Options,
+    *,
+    reserved: Mapping[str, str] | None = None,
+    progress: Progress = _quiet,
+    parallel: bool = True,
 ) -> GenerationResult:
-    """Run the whole pipeline in memory and return the files to write."""
+    """Run the whole pipeline in memory and return the files to write.
+
+    With ``parallel``, the OpenAI manifests (half of the targets' work) are made on the second core
+    while this process makes the others and renders the project; the files are the same either way.
+    """
     diags = Diagnostics()
     built = build(options, diags, reserved=reserved, progress=progress)
     check_strict(diags, options)
     toolset, spec_sha256 = built.toolset, built.spec_sha256
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
-    made = targets(toolset, options, diags, progress=progress)
-    frozen = diags.freeze()
-    progress("rendering")
-    files = [
-        *render_project(toolset, frozen, project_name=options.name, dynamic=options.dynamic, budget=made.budget),
-        manifest_file("manifests/mcp-tools.json", made.encoded_mcp),
-    ]
-    mcp, strict_capable, budget = made.mcp, made.strict_capable, made.budget
-    providers = dict(made.providers)
-    del made  # each manifest's objects go as soon as it is encoded: they and its bytes never all coexist
-    for name in list(providers):
-        files.append(manifest_file(f"manifests/{name}.json", encode_each(providers.pop(name))))
+    made = targets(toolset, options, diags, providers=False)
+    of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
+    progress("provider manifests")
+    fork = parallel and len(made.mcp) >= FORK_MIN_TOOLS
+    with worker(partial(_openai_encoded, made.mcp), fork=fork) as openai:
+        others = _others_encoded(made.mcp)
+        progress("rendering")
+        files = [
+            *render_project(
+                toolset, of_toolset, project_name=options.name, dynamic=options.dynamic, budget=made.budget
+            ),
+            manifest_file("manifests/mcp-tools.json", made.encoded_mcp),
+        ]
+        first = openai.result()
+    for part in (first, others):
+        diags.extend(part.diagnostics)
+        files.extend(manifest_file(f"manifests/{name}.json", lines) for name, lines in part.manifests.items())
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(
@@ -231,10 +285,10 @@ def generate(
     return GenerationResult(
         files=tuple(files),
         toolset=toolset,
-        diagnostics=frozen,
+        diagnostics=diags.freeze(),
         spec_sha256=spec_sha256,
         names=names,
-        mcp=mcp,
-        strict_capable=strict_capable,
-        budget=budget,
+        mcp=made.mcp,
+        strict_capable=first.strict_capable,
+        budget=made.budget,
     )

@@ -13,7 +13,15 @@ from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.targets.openai import chat_tool_pair
 
-__all__ = ["PROVIDER_MANIFESTS", "provider_manifests"]
+__all__ = [
+    "OPENAI_MANIFESTS",
+    "OTHER_MANIFESTS",
+    "PROVIDER_MANIFESTS",
+    "Manifests",
+    "openai_manifests",
+    "other_manifests",
+    "provider_manifests",
+]
 
 PROVIDER_MANIFESTS = (
     "openai-chat",
@@ -25,8 +33,14 @@ PROVIDER_MANIFESTS = (
 )
 
 
-def provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[dict[str, list[dict[str, Any]]], int]:
-    """OpenAI (Chat and Responses, plain and strict), Anthropic and Gemini manifests."""
+OPENAI_MANIFESTS = PROVIDER_MANIFESTS[:4]
+OTHER_MANIFESTS = PROVIDER_MANIFESTS[4:]
+
+Manifests = dict[str, list[dict[str, Any]]]
+
+
+def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[Manifests, int]:
+    """The four OpenAI manifests (Chat and Responses, plain and strict), linted, and how many tools are strict."""
     chat: list[dict[str, Any]] = []
     chat_strict: list[dict[str, Any]] = []
     notes = 0
@@ -37,30 +51,46 @@ def provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple
         if why:
             notes += 1
             diags.info("not-strict", f"tool {tool['name']!r} is emitted with strict: false: {why}")
-    manifests: dict[str, list[dict[str, Any]]] = {
+    manifests: Manifests = {
         "openai-chat": chat,
         "openai-chat-strict": chat_strict,
         # Responses tools are the Chat ones flattened (same parameters, strict kept as decided).
         "openai-responses": chat_to_responses(chat)[0],
         "openai-responses-strict": chat_to_responses(chat_strict)[0],
-        "anthropic": to_anthropic(tools)[0],
-        "gemini": to_gemini(tools),
     }
     # The strict Chat manifest holds every tool (strict or not) with the parameters the other OpenAI
-    # manifests share, and Anthropic's non-strict schemas are the same MCP schemas with roots folded
-    # as for OpenAI (and the same name rule): linting it and Gemini's covers all six.
-    counts: dict[str, int] = {}
-    for name in ("openai-chat-strict", "gemini"):
-        for finding in lint_manifest(manifests[name], MANIFEST_FILES[name]):
-            if finding.severity == "error":
-                diags.warn(
-                    f"lint-{finding.code}",
-                    f"{name}: {finding.message} (fix: {finding.hint})",
-                    operation=finding.tool,
-                    pointer=finding.path,
-                )
-            else:
-                counts[f"{name}: {finding.code}"] = counts.get(f"{name}: {finding.code}", 0) + 1
-    for key, count in counts.items():
-        diags.info("lint-warnings", f"{key}: {count:,} finding(s); run `mcpforge lint` for details")
+    # manifests share: linting it covers all four.
+    _lint(manifests, "openai-chat-strict", diags)
     return manifests, len(tools) - notes
+
+
+def other_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> Manifests:
+    """The Anthropic and Gemini manifests, linted."""
+    manifests: Manifests = {"anthropic": to_anthropic(tools)[0], "gemini": to_gemini(tools)}
+    # Anthropic's schemas are the MCP schemas with roots folded as for OpenAI (and the same name
+    # rule), which the OpenAI lint covers; Gemini's dialect has its own.
+    _lint(manifests, "gemini", diags)
+    return manifests
+
+
+def provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[Manifests, int]:
+    """Every provider manifest (in the order of :data:`PROVIDER_MANIFESTS`), linted, and how many tools are strict."""
+    openai, strict_capable = openai_manifests(tools, diags)
+    return {**openai, **other_manifests(tools, diags)}, strict_capable
+
+
+def _lint(manifests: Manifests, name: str, diags: Diagnostics) -> None:
+    """Errors (bugs of ours) as warnings of the run; warnings counted into one note per kind."""
+    counts: dict[str, int] = {}
+    for finding in lint_manifest(manifests[name], MANIFEST_FILES[name]):
+        if finding.severity == "error":
+            diags.warn(
+                f"lint-{finding.code}",
+                f"{name}: {finding.message} (fix: {finding.hint})",
+                operation=finding.tool,
+                pointer=finding.path,
+            )
+        else:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+    for code, count in counts.items():
+        diags.info("lint-warnings", f"{name}: {code}: {count:,} finding(s); run `mcpforge lint` for details")

@@ -1,0 +1,101 @@
+"""The forked worker: the same result as in-process, failures sent back, nothing left running."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mcpforge.worker import Worker, WorkerError, can_fork, worker
+
+needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
+
+
+def _pid_and_payload() -> tuple[int, bytes]:
+    return os.getpid(), b"x" * 5_000_000  # larger than a pipe's buffer: streamed, not buffered
+
+
+@needs_fork
+def test_forked_work_runs_in_another_process_and_returns_its_value() -> None:
+    with worker(_pid_and_payload) as running:
+        pid, payload = running.result()
+    assert pid != os.getpid()
+    assert payload == b"x" * 5_000_000
+
+
+def test_work_not_forked_runs_here_when_its_result_is_asked_for() -> None:
+    calls: list[int] = []
+
+    def work() -> int:
+        calls.append(os.getpid())
+        return 7
+
+    running = Worker(work, fork=False)
+    assert calls == []
+    assert running.result() == 7
+    assert calls == [os.getpid()]
+
+
+@needs_fork
+def test_an_exception_in_the_child_is_raised_in_the_parent() -> None:
+    def fails() -> None:
+        raise ValueError("bad value at /paths/~1pets")
+
+    with worker(fails) as running, pytest.raises(ValueError, match="/paths/~1pets"):
+        running.result()
+
+
+class _Unpicklable(Exception):
+    def __init__(self, handle: object) -> None:
+        super().__init__("cannot travel")
+        self.handle = handle
+
+    def __reduce__(self) -> tuple[object, ...]:
+        raise TypeError("no pickling")
+
+
+@needs_fork
+def test_an_exception_that_cannot_be_pickled_comes_back_as_its_traceback_text() -> None:
+    def fails() -> None:
+        raise _Unpicklable(threading.Lock())
+
+    with worker(fails) as running, pytest.raises(WorkerError, match="cannot travel"):
+        running.result()
+
+
+@needs_fork
+def test_a_killed_child_is_reported_with_its_signal() -> None:
+    def dies() -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    with worker(dies) as running, pytest.raises(WorkerError, match="SIGKILL"):
+        running.result()
+
+
+@needs_fork
+def test_leaving_the_block_early_stops_the_child(tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+
+    def forever() -> None:
+        marker.write_text(str(os.getpid()))
+        time.sleep(600)
+
+    with pytest.raises(RuntimeError, match="parent failed"), worker(forever):
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise RuntimeError("parent failed")
+    child = int(marker.read_text())
+    with pytest.raises(ProcessLookupError):  # killed and reaped: no zombie either
+        os.kill(child, 0)
+
+
+def test_a_result_is_taken_once() -> None:
+    running = Worker(lambda: 1, fork=False)
+    running.result()
+    with pytest.raises(RuntimeError, match="already taken"):
+        running.result()
