@@ -20,12 +20,13 @@ from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_refs
 from mcpforge.options import Options, ValidationLevel
-from mcpforge.render.files import RenderedFile, encode_each, manifest_file
+from mcpforge.render.files import RenderedFile, SharedParts, encode_each, encode_manifest, manifest_file
 from mcpforge.render.lock import lock_file
 from mcpforge.render.project import render_project
 from mcpforge.targets.budget import Budget, budget_problems, measure
 from mcpforge.targets.manifests import Manifests, openai_manifests, other_manifests, provider_manifests
 from mcpforge.targets.mcp import mcp_tools
+from mcpforge.targets.openai import with_parameters
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
@@ -210,14 +211,16 @@ def targets(
 class _Encoded:
     """Provider manifests with each tool encoded, and the diagnostics of making them."""
 
-    manifests: dict[str, list[bytes]]
+    manifests: dict[str, bytes]  # name -> the file's content
     diagnostics: tuple[Diagnostic, ...]
     strict_capable: int = 0
 
 
-def _encode(manifests: Manifests) -> dict[str, list[bytes]]:
-    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist.
-    return {name: encode_each(manifests.pop(name)) for name in list(manifests)}
+def _encode(manifests: Manifests) -> dict[str, bytes]:
+    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. The
+    # four OpenAI manifests share each tool's parameters (two forms: plain, strict): encoded once.
+    shared = SharedParts()
+    return {name: encode_manifest(with_parameters(t, shared) for t in manifests.pop(name)) for name in list(manifests)}
 
 
 def _openai_encoded(tools: list[dict[str, Any]]) -> _Encoded:
@@ -254,22 +257,29 @@ def generate(
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
     made = targets(toolset, options, diags, providers=False)
+    mcp, encoded_mcp, budget = made.mcp, made.encoded_mcp, made.budget
+    del made
     of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
     progress("provider manifests")
-    fork = parallel and len(made.mcp) >= FORK_MIN_TOOLS
-    with worker(partial(_openai_encoded, made.mcp), fork=fork) as openai:
-        others = _others_encoded(made.mcp)
+    with worker(partial(_openai_encoded, mcp), fork=parallel and len(mcp) >= FORK_MIN_TOOLS) as openai:
+        others = _others_encoded(mcp)
         progress("rendering")
         files = [
             *render_project(
-                toolset, of_toolset, project_name=options.name, dynamic=options.dynamic, budget=made.budget
+                toolset,
+                of_toolset,
+                project_name=options.name,
+                dynamic=options.dynamic,
+                budget=budget,
+                encoded_tools=encoded_mcp,
             ),
-            manifest_file("manifests/mcp-tools.json", made.encoded_mcp),
+            manifest_file("manifests/mcp-tools.json", encoded_mcp),
         ]
+        del encoded_mcp  # joined into the manifest and tools.json: each tool's bytes can go
         first = openai.result()
     for part in (first, others):
         diags.extend(part.diagnostics)
-        files.extend(manifest_file(f"manifests/{name}.json", lines) for name, lines in part.manifests.items())
+        files.extend(RenderedFile(f"manifests/{name}.json", content) for name, content in part.manifests.items())
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(
@@ -288,7 +298,7 @@ def generate(
         diagnostics=diags.freeze(),
         spec_sha256=spec_sha256,
         names=names,
-        mcp=made.mcp,
+        mcp=mcp,
         strict_capable=first.strict_capable,
-        budget=made.budget,
+        budget=budget,
     )

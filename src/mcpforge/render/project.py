@@ -17,11 +17,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
+import orjson
 
 from mcpforge.diagnostics import Diagnostic, Effect
 from mcpforge.naming import project_names
 from mcpforge.render.files import RenderedFile, dump_compact
-from mcpforge.runtime.contract import ServerConfig
+from mcpforge.runtime.contract import ServerConfig, ToolsFile
 from mcpforge.runtime.settings import documented, per_user_headers
 from mcpforge.runtime.tokens import estimate_tokens
 from mcpforge.targets.budget import Budget
@@ -107,6 +108,15 @@ def _settings_rows(config: ServerConfig) -> list[dict[str, Any]]:
     ]
 
 
+def _contract_data(contract: ToolsFile, encoded_tools: Sequence[bytes] | None) -> bytes:
+    if encoded_tools is None:
+        return dump_compact(contract)
+    tools = [
+        {**entry, "tool": orjson.Fragment(line)} for entry, line in zip(contract["tools"], encoded_tools, strict=True)
+    ]
+    return dump_compact({**contract, "tools": tools})
+
+
 def render_project(
     toolset: ToolSet,
     diagnostics: Sequence[Diagnostic],
@@ -114,8 +124,12 @@ def render_project(
     project_name: str | None = None,
     dynamic: bool = False,
     budget: Budget | None = None,
+    encoded_tools: Sequence[bytes] | None = None,
 ) -> list[RenderedFile]:
     """Every file of the generated project except the manifests and the lock file.
+
+    ``encoded_tools`` (each MCP tool as compact JSON, in the tool set's order) go into ``tools.json``
+    as they are, instead of being encoded a second time.
 
     The manifests are package data too (``pyproject.toml`` maps ``manifests/`` into the wheel):
     the agent helpers and the OpenAI bridge serve them.
@@ -170,7 +184,7 @@ def render_project(
         RenderedFile("README.md", env.get_template("README.md.jinja").render(context)),
         RenderedFile(".env.example", env.get_template("env.example.jinja").render(context)),
         # Package data, read at every start: compact (the manifests are the human-readable copies).
-        RenderedFile(f"{package}/tools.json", dump_compact(contract)),
+        RenderedFile(f"{package}/tools.json", _contract_data(contract, encoded_tools)),
         # Python rendered from templates is black-clean by construction (its only per-API values are
         # comment-filtered ASCII words); tests/unit/test_render.py checks it with black.
         RenderedFile(f"{package}/__init__.py", env.get_template("package/__init__.py.jinja").render(context)),

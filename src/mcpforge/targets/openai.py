@@ -8,7 +8,7 @@ present on the root, ``$schema`` and lookaround patterns removed. Strict paramet
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mcpforge.targets.openai_strict import NotStrict, has_lookaround, strict_schema
@@ -22,6 +22,7 @@ __all__ = [
     "chat_tool_pair",
     "openai_parameters",
     "responses_tool",
+    "with_parameters",
 ]
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -128,7 +129,18 @@ def chat_to_responses(tools: Sequence[Any]) -> tuple[list[dict[str, Any]], list[
         flat: dict[str, Any] = {"type": "function", "name": name}
         if function.get("description") is not None:
             flat["description"] = function["description"]
-        flat["parameters"] = dict(params) if params is not None else {"type": "object", "properties": {}}
+        # The Chat tool's parameters themselves (never mutated): each is then encoded once for both.
+        flat["parameters"] = params if params is not None else {"type": "object", "properties": {}}
         flat["strict"] = function.get("strict") is True
         result.append(flat)
     return result, warnings
+
+
+def with_parameters(tool: Mapping[str, Any], replace: Callable[[Any], Any]) -> Mapping[str, Any]:
+    """A Chat or Responses tool with its parameters replaced by ``replace(parameters)`` (the tool is not mutated)."""
+    function = tool.get("function")
+    if isinstance(function, Mapping) and "parameters" in function:
+        return {**tool, "function": {**function, "parameters": replace(function["parameters"])}}
+    if "parameters" in tool:
+        return {**tool, "parameters": replace(tool["parameters"])}
+    return tool
