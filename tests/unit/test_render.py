@@ -41,12 +41,10 @@ def test_shared_parts_are_encoded_once_and_spliced_whatever_the_encoder() -> Non
 
 
 def test_with_parameters_replaces_chat_and_responses_parameters_without_mutating() -> None:
-    chat = {"type": "function", "function": {"name": "a", "parameters": {"type": "object"}, "strict": False}}
-    flat = {"type": "function", "name": "a", "parameters": {"type": "object"}, "strict": False}
-    assert with_parameters(chat, lambda p: "P") == {
-        "type": "function",
-        "function": {**chat["function"], "parameters": "P"},
-    }
+    function: dict[str, Any] = {"name": "a", "parameters": {"type": "object"}, "strict": False}
+    chat: dict[str, Any] = {"type": "function", "function": function}
+    flat: dict[str, Any] = {"type": "function", "name": "a", "parameters": {"type": "object"}, "strict": False}
+    assert with_parameters(chat, lambda p: "P") == {"type": "function", "function": {**function, "parameters": "P"}}
     assert with_parameters(flat, lambda p: "P") == {**flat, "parameters": "P"}
     assert chat["function"]["parameters"] == flat["parameters"] == {"type": "object"}
     other = {"type": "web_search"}
