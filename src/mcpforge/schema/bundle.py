@@ -239,6 +239,13 @@ def bundle(
             inline.add(name)
 
     memo: dict[int, Any] = {}
+    rewritten = inline | stubs.keys()
+
+    def definition(name: str) -> Any:
+        # A definition none of whose references is inlined or cut comes out as it went in: no walk.
+        if any(ref in rewritten for ref, _ in index.refs(name)):
+            return expand(table[name])
+        return table[name]
 
     def expand(node: Any) -> Any:
         if isinstance(node, dict):
@@ -247,7 +254,7 @@ def bundle(
                 siblings = {k: v for k, v in node.items() if k in ANNOTATIONS}
                 return {**stubs[name], **siblings}
             if name is not None and name in inline:
-                body = expand(table[name])
+                body = definition(name)
                 if len(node) == 1:
                     return body
                 merged = _merge(body, {k: expand(v) for k, v in node.items() if k != "$ref"})
@@ -273,7 +280,7 @@ def bundle(
     root: Any = expand(schema)
     kept = [name for name in order if name not in inline]
     if isinstance(root, dict) and ref_name(root) in kept and len(root) == 1:
-        root = expand(table[ref_name(root) or ""])  # a recursive root: start from its body
+        root = definition(ref_name(root) or "")  # a recursive root: start from its body
     if not kept or not isinstance(root, dict):
         return Bundled(root, tuple(reversed(omitted)))
-    return Bundled({**root, "$defs": {name: expand(table[name]) for name in kept}}, tuple(reversed(omitted)))
+    return Bundled({**root, "$defs": {name: definition(name) for name in kept}}, tuple(reversed(omitted)))
