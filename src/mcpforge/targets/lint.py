@@ -94,16 +94,23 @@ def detect_format(data: Any) -> ManifestFormat:
 class _Where:
     """A subschema's JSON path, spelled out only when a finding needs it (most nodes have none)."""
 
-    __slots__ = ("parent", "step")
+    __slots__ = ("key", "member", "parent")
 
-    def __init__(self, parent: _Where | str, step: str) -> None:
-        self.parent, self.step = parent, step
+    def __init__(self, parent: _Where | str, key: str, member: str | int | None = None) -> None:
+        # The step is ``.key``, ``.key.member`` (a name in a map) or ``.key[member]`` (an index).
+        self.parent, self.key, self.member = parent, key, member
+
+    def step(self) -> str:
+        """This step of the path."""
+        if self.member is None:
+            return f".{self.key}"
+        return f".{self.key}[{self.member}]" if isinstance(self.member, int) else f".{self.key}.{self.member}"
 
     def __str__(self) -> str:
         steps: list[str] = []
         node: _Where | str = self
         while isinstance(node, _Where):
-            steps.append(node.step)
+            steps.append(node.step())
             node = node.parent
         return node + "".join(reversed(steps))
 
@@ -114,15 +121,11 @@ def _children(node: dict[str, Any], where: _Where | str) -> list[tuple[dict[str,
     for key, value in node.items():
         if isinstance(value, dict):
             if key in _SCHEMA_MAPS:
-                children.extend(
-                    (sub, _Where(where, f".{key}.{name}")) for name, sub in value.items() if isinstance(sub, dict)
-                )
+                children.extend((sub, _Where(where, key, name)) for name, sub in value.items() if isinstance(sub, dict))
             else:
-                children.append((value, _Where(where, "." + key)))
+                children.append((value, _Where(where, key)))
         elif isinstance(value, list) and key in _COMBINATORS:
-            children.extend(
-                (sub, _Where(where, f".{key}[{i}]")) for i, sub in enumerate(value) if isinstance(sub, dict)
-            )
+            children.extend((sub, _Where(where, key, i)) for i, sub in enumerate(value) if isinstance(sub, dict))
     return children
 
 
@@ -299,20 +302,28 @@ def _lint_name(name: Any, fmt: ManifestFormat, prefix: str, max_name: int, path:
 def _strict_limits(name: str | None, schema: dict[str, Any], path: str, add: Any) -> None:
     """OpenAI strict size limits: 5,000 properties, 10 levels of objects, 1,000 enum values."""
     properties = enum_values = deepest = 0
-    stack: list[tuple[Any, int]] = [(schema, 1)]
+    stack: list[tuple[dict[str, Any], int]] = [(schema, 1)]  # only subschemas (dicts) are pushed
     while stack:
         node, depth = stack.pop()
-        if not isinstance(node, dict):
-            continue
         deepest = max(deepest, depth)
-        raw_props = node.get("properties")
-        props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
-        properties += len(props)
-        enum_values += len(node.get("enum") or []) if isinstance(node.get("enum"), list) else 0
-        stack.extend((sub, depth + 1) for sub in props.values())
-        stack.extend((sub, depth) for key in ("items", "additionalProperties") for sub in [node.get(key)])
-        stack.extend((sub, depth) for key in ("anyOf", "oneOf", "allOf") for sub in node.get(key) or [])
-        stack.extend((sub, depth) for sub in (node.get("$defs") or {}).values())
+        props = node.get("properties")
+        if isinstance(props, dict):
+            properties += len(props)
+            stack.extend((sub, depth + 1) for sub in props.values() if isinstance(sub, dict))
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            enum_values += len(enum)
+        for key in ("items", "additionalProperties"):
+            sub = node.get(key)
+            if isinstance(sub, dict):
+                stack.append((sub, depth))
+        for key in ("anyOf", "oneOf", "allOf"):
+            subs = node.get(key)
+            if isinstance(subs, list):
+                stack.extend((sub, depth) for sub in subs if isinstance(sub, dict))
+        defs = node.get("$defs")
+        if isinstance(defs, dict):
+            stack.extend((sub, depth) for sub in defs.values() if isinstance(sub, dict))
     for what, value, limit in (
         ("properties", properties, 5000),
         ("levels of nesting", deepest, 10),
@@ -388,6 +399,8 @@ def _lint_schema(name: str | None, schema: Any, path: str, fmt: str, strict: boo
 def _lint_gemini(name: str | None, node: dict[str, Any], where: object, add: Any) -> None:
     if "$ref" in node and any(not k.startswith("$") for k in node if k != "$ref"):
         add("error", "gemini-ref-siblings", name, where, "$ref with sibling keywords", "inline the referenced schema")
+    if _GEMINI_KEYWORDS.issuperset(node):  # most nodes: no keyword to report, no list to build
+        return
     extra = sorted(k for k in node if k not in _GEMINI_KEYWORDS)
     if extra:
         add(
@@ -402,7 +415,7 @@ def _lint_gemini(name: str | None, node: dict[str, Any], where: object, add: Any
 
 def _lint_strict(name: str | None, node: dict[str, Any], where: object, fmt: str, add: Any) -> None:
     if fmt.startswith("openai"):
-        extra = sorted(k for k in node if k not in STRICT_KEYWORDS)
+        extra = [] if STRICT_KEYWORDS.issuperset(node) else sorted(k for k in node if k not in STRICT_KEYWORDS)
         if extra:
             add(
                 "error",
@@ -414,7 +427,8 @@ def _lint_strict(name: str | None, node: dict[str, Any], where: object, fmt: str
             )
         if isinstance(node.get("pattern"), str) and has_lookaround(node["pattern"]):
             add("error", "strict-lookaround", name, where, "regex lookaround is not supported", "drop the pattern")
-        if node.get("format") not in (None, *ALLOWED_FORMATS):
+        fmt_value = node.get("format")
+        if fmt_value is not None and not (isinstance(fmt_value, str) and fmt_value in ALLOWED_FORMATS):
             add(
                 "error",
                 "strict-format",

@@ -11,7 +11,7 @@ from typing import Any
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
-from mcpforge.targets.openai import chat_tool_pair
+from mcpforge.targets.openai import Scrubbed, chat_tool_pair
 
 __all__ = [
     "OPENAI_MANIFESTS",
@@ -44,8 +44,9 @@ def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[M
     chat: list[dict[str, Any]] = []
     chat_strict: list[dict[str, Any]] = []
     notes = 0
+    memo: Scrubbed = {}
     for tool in tools:
-        plain, strict, why = chat_tool_pair(tool)
+        plain, strict, why = chat_tool_pair(tool, memo)
         chat.append(plain)
         chat_strict.append(strict)
         if why:

@@ -17,6 +17,7 @@ from mcpforge.targets.roots import fold_root
 __all__ = [
     "MAX_TOOLS",
     "OPENAI_NAME",
+    "Scrubbed",
     "chat_to_responses",
     "chat_tool",
     "chat_tool_pair",
@@ -29,9 +30,16 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_TOOLS = 128
 
 
-def _scrub(node: Any) -> Any:
+# A memo of scrubbed subschemas: id -> (subschema, result), the subschema kept so that its id stays its own.
+Scrubbed = dict[int, tuple[Any, Any]]
+
+
+def _scrub(node: Any, memo: Scrubbed) -> Any:
     """``node`` without ``default``, ``$schema`` and lookaround patterns; unchanged parts are shared, not copied."""
     if isinstance(node, dict):
+        done = memo.get(id(node))
+        if done is not None:
+            return done[1]
         out: dict[str, Any] = {}
         changed = False
         for key, value in node.items():
@@ -40,31 +48,40 @@ def _scrub(node: Any) -> Any:
                 continue
             # "properties" and "$defs" map names to schemas: a property may be *named* "default".
             if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
-                new = {k: _scrub(v) for k, v in value.items()}
+                new = {k: _scrub(v, memo) for k, v in value.items()}
                 new_value: Any = value if all(new[k] is value[k] for k in value) else new
             elif isinstance(value, dict | list):
-                new_value = _scrub(value)
+                new_value = _scrub(value, memo)
             else:
                 new_value = value  # a scalar: nothing to scrub (most nodes; a call each cost a second on Graph)
             changed = changed or new_value is not value
             out[key] = new_value
-        return out if changed else node
+        result = out if changed else node
+        memo[id(node)] = (node, result)
+        return result
     if isinstance(node, list):
-        items = [_scrub(v) for v in node]
+        items = [_scrub(v, memo) for v in node]
         return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
     return node
 
 
-def openai_parameters(input_schema: Mapping[str, Any]) -> dict[str, Any]:
-    """Non-strict parameters: ``default`` removed everywhere, ``properties`` on the root (input untouched)."""
-    params: dict[str, Any] = dict(_scrub(fold_root(input_schema)))  # shares unchanged subschemas: never mutate them
+def openai_parameters(input_schema: Mapping[str, Any], memo: Scrubbed | None = None) -> dict[str, Any]:
+    """Non-strict parameters: ``default`` removed everywhere, ``properties`` on the root (input untouched).
+
+    ``memo``, shared by the tools of one manifest, scrubs each subschema they share once (Graph's
+    tools share their definitions: half the nodes).
+    """
+    # Shares unchanged subschemas: never mutate them.
+    params: dict[str, Any] = dict(_scrub(fold_root(input_schema), {} if memo is None else memo))
     params.setdefault("type", "object")
     params.setdefault("properties", {})
     return params
 
 
-def _parameters(tool: Mapping[str, Any], strict: bool) -> tuple[dict[str, Any], bool, str | None]:
-    params = openai_parameters(tool.get("inputSchema") or {"type": "object"})
+def _parameters(
+    tool: Mapping[str, Any], strict: bool, memo: Scrubbed | None = None
+) -> tuple[dict[str, Any], bool, str | None]:
+    params = openai_parameters(tool.get("inputSchema") or {"type": "object"}, memo)
     if strict:
         try:
             return strict_schema(params), True, None  # never mutates params
@@ -78,9 +95,14 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
     return {"type": "function", "function": function | {"strict": strict}}
 
 
-def chat_tool_pair(tool: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any], str | None]:
-    """The plain and the strict Chat tool of one MCP tool, sharing one conversion; and why not strict."""
-    params, _, _ = _parameters(tool, False)
+def chat_tool_pair(
+    tool: Mapping[str, Any], memo: Scrubbed | None = None
+) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+    """The plain and the strict Chat tool of one MCP tool, sharing one conversion; and why not strict.
+
+    ``memo`` (see :func:`openai_parameters`) is shared by the tools of one manifest.
+    """
+    params, _, _ = _parameters(tool, False, memo)
     try:
         return _chat(tool, params, False), _chat(tool, strict_schema(params), True), None
     except NotStrict as exc:
