@@ -30,7 +30,7 @@ from mcpforge.runtime.defs import deref
 from mcpforge.runtime.media import MediaKind, base_media_type, media_kind
 from mcpforge.schema import JsonSchema
 from mcpforge.schema.bundle import DefinitionIndex, bundle
-from mcpforge.schema.shape import shape
+from mcpforge.schema.shape import Shaper
 from mcpforge.text import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, ToolDefinition, ToolSet
@@ -111,6 +111,7 @@ class _Builder:
         self.options = options
         self.diags = diags
         self.request_defs = DefinitionIndex(api.defs.request)
+        self.shaper = Shaper(api.defs.response)
         self.tags = TagTree(api.tags)
 
     def choose_body(self, body: RequestBody) -> MediaContent:
@@ -259,7 +260,7 @@ class _Builder:
             item = _items_of(media, self.api.defs.response)
             if base_media_type(media.content_type) == "text/event-stream":
                 item = _events_parsed(item, self.api.defs.response)
-            item = shape(item, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
+            item = self.shaper.shape(item, OUTPUT_SHAPE_DEPTH)
             items: JsonSchema = {"type": "array", "items": item}
             return (
                 ({"type": "object", "properties": {"result": items}} if self.options.output_schemas else None),
@@ -268,7 +269,7 @@ class _Builder:
             )
         if media.schema is None:
             return None, False, True
-        loose = shape(media.schema, self.api.defs.response, OUTPUT_SHAPE_DEPTH)
+        loose = self.shaper.shape(media.schema, OUTPUT_SHAPE_DEPTH)
         kind = loose.get("type") if isinstance(loose, Mapping) else None
         kinds = set(kind) if isinstance(kind, list) else {kind}
         selectable = bool(kinds & {"object", "array", None})
