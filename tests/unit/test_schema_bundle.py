@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcpforge.schema.bundle import DefinitionIndex
 from mcpforge.schema.bundle import bundle as bundled
 from mcpforge.schema.shape import shape
 
@@ -110,3 +111,29 @@ def test_size_budget_cuts_deep_composite_definitions_and_keeps_leaves() -> None:
         "type": "object",
         "description": "A C (nested fields not listed, to keep the schema small).",
     }
+
+
+def test_a_shared_index_bundles_every_schema_as_a_fresh_one_would() -> None:
+    """Definitions expanded under one plan are reused by the next schema with that plan, and only then."""
+    defs: dict[str, Any] = {
+        "Tag": {"type": "object", "properties": {"label": {"type": "string", "description": "x" * 60}}},
+        "Pet": {"type": "object", "properties": {"tag": {"$ref": "#/$defs/Tag"}, "kind": {"$ref": "#/$defs/Kind"}}},
+        "Kind": {"type": "string", "enum": ["cat", "dog", "a much longer kind name to make it large"]},
+        "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}, "pet": {"$ref": "#/$defs/Pet"}}},
+    }
+    roots: list[Any] = [
+        {"type": "object", "properties": {"body": {"$ref": "#/$defs/Pet"}}},
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/Pet"}, "b": {"$ref": "#/$defs/Pet"}}},
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/Pet"}, "t": {"$ref": "#/$defs/Tag"}}},
+        {"type": "object", "properties": {"n": {"$ref": "#/$defs/Node"}}},
+        {"type": "object", "properties": {"body": {"$ref": "#/$defs/Pet"}}},
+    ]
+    index = DefinitionIndex(defs)
+    for max_bytes in (None, 120):
+        for root in roots:
+            shared = bundled(root, index, max_bytes=max_bytes)
+            fresh = bundled(root, defs, max_bytes=max_bytes)
+            assert json.dumps(shared.schema, sort_keys=True) == json.dumps(fresh.schema, sort_keys=True)
+            assert shared.omitted == fresh.omitted
+    assert index.expanded  # the plans were remembered
+    assert "$ref" not in json.dumps(bundled(roots[0], index).schema)  # used once: Pet, Tag and Kind inlined

@@ -66,14 +66,19 @@ def referenced_names(schema: Any, defs: Mapping[str, Any] | None = None) -> list
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            name = ref_name(node)
-            if name is not None:
-                siblings = {k: v for k, v in node.items() if k != "$ref"}
-                pinned = bool(siblings) and (defs is None or _merge(defs.get(name), siblings) is None)
-                found.append((name, pinned))
-            stack.extend(node.values())
+            if "$ref" in node:
+                name = ref_name(node)
+                if name is not None:
+                    siblings = {k: v for k, v in node.items() if k != "$ref"}
+                    pinned = bool(siblings) and (defs is None or _merge(defs.get(name), siblings) is None)
+                    found.append((name, pinned))
+            values: Any = node.values()
         elif isinstance(node, list):
-            stack.extend(node)
+            values = node
+        else:
+            continue
+        # Only containers can hold a reference: Graph's enums of hundreds of strings are not pushed.
+        stack.extend(v for v in values if isinstance(v, dict | list))
     return found
 
 
@@ -128,6 +133,8 @@ class DefinitionIndex:
     defs: Mapping[str, JsonSchema]
     _refs: dict[str, list[tuple[str, bool]]] = field(default_factory=dict)
     _sizes: dict[str, int] = field(default_factory=dict)
+    # A definition as bundled, by the definitions inlined and cut: many schemas share one plan.
+    expanded: dict[tuple[str, frozenset[str], frozenset[str]], Any] = field(default_factory=dict)
 
     def refs(self, name: str) -> list[tuple[str, bool]]:
         """The references inside definition ``name`` (see :func:`referenced_names`)."""
@@ -240,12 +247,18 @@ def bundle(
 
     memo: dict[int, Any] = {}
     rewritten = inline | stubs.keys()
+    plan = (frozenset(inline), frozenset(stubs))
 
     def definition(name: str) -> Any:
         # A definition none of whose references is inlined or cut comes out as it went in: no walk.
-        if any(ref in rewritten for ref, _ in index.refs(name)):
-            return expand(table[name])
-        return table[name]
+        if not any(ref in rewritten for ref, _ in index.refs(name)):
+            return table[name]
+        # Otherwise its expansion depends on the plan alone: the schemas of one document share it.
+        key = (name, *plan)
+        found = index.expanded.get(key)
+        if found is None:
+            found = index.expanded[key] = expand(table[name])
+        return found
 
     def expand(node: Any) -> Any:
         if isinstance(node, dict):
