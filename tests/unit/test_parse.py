@@ -150,3 +150,36 @@ def test_invalid_operation_is_skipped_with_a_diagnostic(tmp_path: Path) -> None:
     codes = {(d.code, d.effect.value) for d in diags}
     assert ("invalid-operation", "skipped") in codes
     assert ("invalid-parameter", "degraded") in codes
+
+
+def test_a_referenced_parameter_is_converted_once_and_a_broken_one_reported_per_operation(tmp_path: Path) -> None:
+    spec = write_spec(
+        tmp_path,
+        """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        servers: [{url: "https://api.example.com"}]
+        components:
+          parameters:
+            page: {name: page, in: query, schema: {type: integer, minimum: 1}}
+            bare: {name: bare, in: query}
+        paths:
+          /a:
+            get:
+              operationId: listA
+              parameters: [{$ref: "#/components/parameters/page"}, {$ref: "#/components/parameters/bare"}]
+              responses: {"200": {description: ok}}
+          /b:
+            get:
+              operationId: listB
+              parameters: [{$ref: "#/components/parameters/page"}, {$ref: "#/components/parameters/bare"}]
+              responses: {"200": {description: ok}}
+        """,
+    )
+    api, diags = parse(spec)
+    first, second = ({p.name: p for p in op.parameters} for op in api.operations)
+    assert first["page"] is second["page"]
+    assert first["page"].schema == {"type": "integer", "minimum": 1}
+    assert first["page"].pointer == "/components/parameters/page"
+    warned = [d.operation for d in diags if d.code == "parameter-without-schema"]
+    assert warned == ["GET /a (listA)", "GET /b (listB)"]

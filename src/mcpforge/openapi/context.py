@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.openapi.convert import Direction, SchemaConverter
 from mcpforge.openapi.load import Document
-from mcpforge.openapi.model import Dialect
+from mcpforge.openapi.model import Dialect, Parameter
 from mcpforge.schema import JsonSchema
 
 __all__ = ["Context", "OperationSkipped"]
@@ -29,6 +29,8 @@ class Context:
     document: Document
     converter: SchemaConverter
     diags: Diagnostics
+    # Parameters declared once (components) and referenced by many operations, by (document, pointer).
+    shared_parameters: dict[tuple[str, str], Parameter] = field(default_factory=dict)
 
     @property
     def swagger(self) -> bool:

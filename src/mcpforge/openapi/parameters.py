@@ -35,7 +35,7 @@ def parameters(
     label: str,
     consumes: list[str],
 ) -> tuple[tuple[Parameter, ...], RequestBody | None]:
-    merged: dict[tuple[str, str], tuple[Mapping[str, Any], str, str]] = {}
+    merged: dict[tuple[str, str], tuple[Mapping[str, Any], str, str, bool]] = {}
     item_pointer = pointer.rsplit("/", 1)[0]
     for raw_list, base in ((item.get("parameters"), item_pointer), (node.get("parameters"), pointer)):
         if not isinstance(raw_list, list):
@@ -57,15 +57,17 @@ def parameters(
                     pointer=at,
                 )
                 continue
-            merged[(param["name"], param["in"])] = (param, doc, at if target == at else target)
+            merged[(param["name"], param["in"])] = (param, doc, target, target != at)
     params: list[Parameter] = []
     body_params: list[tuple[Mapping[str, Any], str, str]] = []
     form_params: list[tuple[Mapping[str, Any], str, str]] = []
-    for (_, location), (param, doc, at) in merged.items():
+    for (_, location), (param, doc, at, shared) in merged.items():
         if location == "body":
             body_params.append((param, doc, at))
         elif location == "formData":
             form_params.append((param, doc, at))
+        elif shared:
+            params.append(_shared_parameter(ctx, param, doc, at, label))
         else:
             params.append(_parameter(ctx, param, doc, at, label))
     declared = {p.name for p in params if p.location == "path"}
@@ -83,6 +85,17 @@ def parameters(
             )
     body = swagger_body(ctx, body_params, form_params, consumes, label, pointer) if ctx.swagger else None
     return tuple(params), body
+
+
+def _shared_parameter(ctx: Context, param: Mapping[str, Any], doc: str, at: str, label: str) -> Parameter:
+    """A referenced parameter, converted once for every operation that uses it (GitHub: 3,153 uses of 180)."""
+    found = ctx.shared_parameters.get((doc, at))
+    if found is None:
+        found = _parameter(ctx, param, doc, at, label)
+        content = param.get("content")
+        if ctx.swagger or "schema" in param or (isinstance(content, Mapping) and content):
+            ctx.shared_parameters[(doc, at)] = found  # else a warning names each operation: not cached
+    return found
 
 
 def _parameter(ctx: Context, param: Mapping[str, Any], doc: str, at: str, label: str) -> Parameter:
