@@ -264,3 +264,46 @@ components:
     )
     code, _, err = run("validate", str(broken))
     assert code == 1 and err.count("unresolved-ref") >= 4 and "error[ref]" in err  # every problem, then the fatal one
+
+
+def _program(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mcpforge", *args], capture_output=True, text=True, check=False)
+
+
+def test_the_program_ends_with_the_commands_exit_code_and_all_its_output(tmp_path: Path) -> None:
+    """``run`` ends the process without freeing the heap: output is flushed, exit codes are kept."""
+    done = _program("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1].startswith(f"Wrote {tmp_path / 'out'}")
+    assert (tmp_path / "out" / "mcpforge.lock").is_file()
+    missing = _program("generate", str(tmp_path / "missing.yaml"), "-o", str(tmp_path / "other"))
+    assert (missing.returncode, missing.stderr.splitlines()[0]) == (
+        1,
+        f"error[spec-read]: {tmp_path / 'missing.yaml'} does not exist",
+    )
+    usage = _program("generate", "--no-such-flag")
+    assert usage.returncode == 2
+    assert "No such option" in usage.stderr
+    stale = _program("generate", str(PETSTORE), "-o", str(tmp_path / "out"), "--check", "--include-deprecated")
+    assert stale.returncode == 1
+    assert "out of date" in stale.stderr
+
+
+def test_output_to_a_closed_pipe_ends_the_program_with_status_1_and_no_traceback(tmp_path: Path) -> None:
+    # `true` exits at once: the summary, buffered for the pipe, meets a closed pipe when flushed.
+    script = (
+        f'"{sys.executable}" -m mcpforge generate "{PETSTORE}" -o "{tmp_path / "out"}" | true; exit ${{PIPESTATUS[0]}}'
+    )
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "Exception ignored" not in done.stderr
+    assert (tmp_path / "out" / "mcpforge.lock").is_file()
+
+
+def test_in_process_callers_keep_nothing_alive(tmp_path: Path) -> None:
+    from mcpforge import cli
+
+    code, _, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert cli._LEFT_FOR_EXIT == []

@@ -1,5 +1,5 @@
 """``python -m mcpforge``."""
 
-from mcpforge.cli import main
+from mcpforge.cli import run
 
-main()
+run()

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from mcpforge.cli import keep_until_exit
 from mcpforge.cli.flags import config_option, option_flags, resolve
 from mcpforge.diagnostics import Diagnostic, Severity
 from mcpforge.errors import ConfigError
@@ -104,6 +105,7 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
             click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
     result = _with_fewer_gc_pauses(lambda: run(options, reserved=lock.names if lock else None, progress=progress))
+    keep_until_exit(result)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:
         report = check_output(result.files, result.names, result.mcp, output)
