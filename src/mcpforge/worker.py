@@ -49,12 +49,14 @@ class Worker(Generic[T]):
         reader, writer = os.pipe()
         # Frozen objects are never scanned by the collector: in the child, the parent's objects then
         # stay untouched (a page the child writes, even a reference count, is copied: slow in a VM).
+        frozen_before = gc.get_freeze_count()
         gc.freeze()
         pid = os.fork()
         if pid == 0:  # the child: compute, send, and leave without running the parent's clean-up
             os.close(reader)
             _child(self._work, writer)
-        gc.unfreeze()
+        if not frozen_before:  # a caller that froze objects itself keeps them frozen
+            gc.unfreeze()
         os.close(writer)
         self._pid, self._reader, self._work = pid, reader, None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -99,3 +100,19 @@ def test_a_result_is_taken_once() -> None:
     running.result()
     with pytest.raises(RuntimeError, match="already taken"):
         running.result()
+
+
+@needs_fork
+def test_the_parents_objects_are_collectable_again_after_the_fork() -> None:
+    assert gc.get_freeze_count() == 0
+    with worker(lambda: 1) as running:
+        assert gc.get_freeze_count() == 0  # frozen only across the fork itself
+        assert running.result() == 1
+    gc.freeze()  # a caller that freezes objects for its own reasons keeps them frozen
+    try:
+        frozen = gc.get_freeze_count()
+        with worker(lambda: 2) as running:
+            assert running.result() == 2
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
