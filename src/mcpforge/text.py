@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["bounded", "clean"]
 
@@ -11,6 +12,8 @@ _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((?:[^()\s]|\([^()\s]*\))*\)")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
 
 
+# Specs repeat their prose (Kubernetes: the same parameter descriptions on a thousand operations).
+@lru_cache(maxsize=8192)
 def bounded(text: str, limit: int) -> str:
     """Collapse whitespace and cut at a word boundary, marking the cut with an ellipsis."""
     if "  " in text or not text.isprintable():  # newlines, tabs, U+2028... are not printable
@@ -27,6 +30,7 @@ def bounded(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:.-") + "…"
 
 
+@lru_cache(maxsize=8192)
 def clean(text: str, limit: int) -> str:
     """Markdown links reduced to their text, HTML tags dropped, whitespace collapsed, length bounded.
 
