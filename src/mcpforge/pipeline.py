@@ -223,9 +223,11 @@ def _encode(manifests: Manifests) -> dict[str, bytes]:
     return {name: encode_manifest(with_parameters(t, shared) for t in manifests.pop(name)) for name in list(manifests)}
 
 
-def _openai_encoded(tools: list[dict[str, Any]]) -> _Encoded:
+def _openai_encoded(toolset: ToolSet) -> _Encoded:
+    # The MCP tools made again here (a dict per tool, sharing the schemas) let the worker start
+    # before this process has encoded them and measured their budget.
     diags = Diagnostics()
-    manifests, strict_capable = openai_manifests(tools, diags)
+    manifests, strict_capable = openai_manifests(mcp_tools(toolset), diags)
     return _Encoded(_encode(manifests), diags.freeze(), strict_capable)
 
 
@@ -256,12 +258,13 @@ def generate(
     toolset, spec_sha256 = built.toolset, built.spec_sha256
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
-    made = targets(toolset, options, diags, providers=False)
-    mcp, encoded_mcp, budget = made.mcp, made.encoded_mcp, made.budget
-    del made
-    of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
     progress("provider manifests")
-    with worker(partial(_openai_encoded, mcp), fork=parallel and len(mcp) >= FORK_MIN_TOOLS) as openai:
+    fork = parallel and len(toolset.tools) >= FORK_MIN_TOOLS
+    with worker(partial(_openai_encoded, toolset), fork=fork) as openai:
+        made = targets(toolset, options, diags, providers=False)
+        mcp, encoded_mcp, budget = made.mcp, made.encoded_mcp, made.budget
+        del made
+        of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
         others = _others_encoded(mcp)
         progress("rendering")
         files = [
