@@ -2,9 +2,9 @@
 
 Generation is pure CPU work on data that already sits in memory. A forked child sees that data
 without copying or pickling it, computes, and sends back only its result (for the provider
-manifests: bytes, which pickle at the speed of a copy). Where ``fork`` is missing, or the caller
-asks for it, the computation simply runs in-process when its result is asked for: the result
-is the same either way, so output never depends on which path ran.
+manifests: bytes, which pickle at the speed of a copy). Where ``fork`` is missing or fails, or
+the caller asks not to fork, the computation runs in-process when its result is asked for: the
+result is the same either way, so output never depends on which path ran.
 """
 
 from __future__ import annotations
@@ -51,13 +51,19 @@ class Worker(Generic[T]):
         # stay untouched (a page the child writes, even a reference count, is copied: slow in a VM).
         frozen_before = gc.get_freeze_count()
         gc.freeze()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare (EAGAIN, ENOMEM): the work runs here instead
+            pid = -1
         if pid == 0:  # the child: compute, send, and leave without running the parent's clean-up
             os.close(reader)
             _child(self._work, writer)
         if not frozen_before:  # a caller that froze objects itself keeps them frozen
             gc.unfreeze()
         os.close(writer)
+        if pid < 0:
+            os.close(reader)
+            return
         self._pid, self._reader, self._work = pid, reader, None
 
     def result(self) -> T:

@@ -116,3 +116,16 @@ def test_the_parents_objects_are_collectable_again_after_the_fork() -> None:
         assert gc.get_freeze_count() >= frozen
     finally:
         gc.unfreeze()
+
+
+@needs_fork
+def test_when_fork_fails_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    opened = len(os.listdir("/proc/self/fd"))
+    with worker(os.getpid) as running:
+        assert running.result() == os.getpid()
+    assert len(os.listdir("/proc/self/fd")) == opened  # the pipe was closed
+    assert gc.get_freeze_count() == 0
