@@ -265,7 +265,7 @@ def generate(
         mcp, encoded_mcp, budget = made.mcp, made.encoded_mcp, made.budget
         del made
         of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
-        others = _others_encoded(mcp)
+        others_part = _others_encoded(mcp)
         progress("rendering")
         files = [
             *render_project(
@@ -279,8 +279,8 @@ def generate(
             manifest_file("manifests/mcp-tools.json", encoded_mcp),
         ]
         del encoded_mcp  # joined into the manifest and tools.json: each tool's bytes can go
-        first = openai.result()
-    for part in (first, others):
+        openai_part = openai.result()
+    for part in (openai_part, others_part):
         diags.extend(part.diagnostics)
         files.extend(RenderedFile(f"manifests/{name}.json", content) for name, content in part.manifests.items())
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
@@ -302,6 +302,6 @@ def generate(
         spec_sha256=spec_sha256,
         names=names,
         mcp=mcp,
-        strict_capable=first.strict_capable,
+        strict_capable=openai_part.strict_capable,
         budget=budget,
     )
