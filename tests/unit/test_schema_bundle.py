@@ -7,7 +7,7 @@ from typing import Any
 
 from mcpforge.schema.bundle import DefinitionIndex
 from mcpforge.schema.bundle import bundle as bundled
-from mcpforge.schema.shape import shape
+from mcpforge.schema.shape import Shaper, shape
 
 
 def bundle(schema: Any, defs: Any) -> Any:
@@ -137,3 +137,14 @@ def test_a_shared_index_bundles_every_schema_as_a_fresh_one_would() -> None:
             assert shared.omitted == fresh.omitted
     assert index.expanded  # the plans were remembered
     assert "$ref" not in json.dumps(bundled(roots[0], index).schema)  # used once: Pet, Tag and Kind inlined
+
+
+def test_a_shaper_shapes_each_definition_once_per_depth_as_shape_would() -> None:
+    shaper = Shaper(DEFS)
+    first = shaper.shape({"$ref": "#/$defs/Tree"}, 2)
+    again = shaper.shape({"$ref": "#/$defs/Tree", "description": "another reference"}, 2)
+    assert again is first  # both references reach one definition: one shape, shared
+    assert first == shape({"$ref": "#/$defs/Tree"}, DEFS, 2)
+    shallow = shaper.shape({"$ref": "#/$defs/Tree"}, 1)
+    assert shallow is not first
+    assert shallow == shape({"$ref": "#/$defs/Tree"}, DEFS, 1)

@@ -219,3 +219,23 @@ def test_7_root_union_of_a_foreign_tool_is_folded() -> None:
     (chat,), _ = to_openai_chat([tool(schema)], strict=True)
     assert not {"oneOf", "anyOf", "allOf"} & set(chat["function"]["parameters"])
     assert "oneOf" in schema  # the input is untouched
+
+
+def test_scrubbing_a_subschema_shared_by_tools_once_gives_what_scrubbing_each_gives() -> None:
+    shared: dict[str, Any] = {
+        "type": "object",
+        "properties": {"default": {"type": "string", "default": "x"}, "n": {"type": "integer"}},
+    }
+    untouched: dict[str, Any] = {"type": "string", "enum": ["a", "b"]}
+    schemas = [
+        {"type": "object", "properties": {"a": shared, "u": untouched}},
+        {"type": "object", "properties": {"b": shared, "u": untouched}, "default": {}},
+    ]
+    memo: dict[int, tuple[Any, Any]] = {}
+    together = [openai_parameters(s, memo) for s in schemas]
+    assert together == [openai_parameters(copy.deepcopy(s)) for s in schemas]
+    assert together[0]["properties"]["a"] is together[1]["properties"]["b"]  # scrubbed once, shared
+    # a property named "default" stays; its own default goes
+    assert together[0]["properties"]["a"]["properties"]["default"] == {"type": "string"}
+    assert together[0]["properties"]["u"] is untouched  # unchanged parts are the input's own
+    assert "default" in shared["properties"]["default"]  # the input is not mutated
