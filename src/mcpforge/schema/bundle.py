@@ -135,6 +135,11 @@ class DefinitionIndex:
     _sizes: dict[str, int] = field(default_factory=dict)
     # A definition as bundled, by the definitions inlined and cut: many schemas share one plan.
     expanded: dict[tuple[str, frozenset[str], frozenset[str]], Any] = field(default_factory=dict)
+    # What a schema's references reach (see _closure), by those references: read, never changed.
+    closures: dict[
+        tuple[tuple[tuple[str, bool], ...], frozenset[str]],
+        tuple[list[str], dict[str, int], set[str], dict[str, int]],
+    ] = field(default_factory=dict)
 
     def refs(self, name: str) -> list[tuple[str, bool]]:
         """The references inside definition ``name`` (see :func:`referenced_names`)."""
@@ -163,6 +168,18 @@ def _closure(
     Returns them in order of discovery, how often each is referenced, those referenced with
     siblings that cannot be merged, and each one's depth in ``$ref`` hops.
     """
+    roots = referenced_names(schema, index.defs)
+    # The closure depends only on the root's references: schemas with the same body share it.
+    key = (tuple(roots), stop)
+    found = index.closures.get(key)
+    if found is None:
+        found = index.closures[key] = _walk(roots, index, stop)
+    return found
+
+
+def _walk(
+    roots: list[tuple[str, bool]], index: DefinitionIndex, stop: frozenset[str]
+) -> tuple[list[str], dict[str, int], set[str], dict[str, int]]:
     table = index.defs
     counts: dict[str, int] = {}
     pinned: set[str] = set()
@@ -178,7 +195,7 @@ def _closure(
                 depth[name] = level
                 order.append(name)
 
-    visit(referenced_names(schema, table), 1)
+    visit(roots, 1)
     position = 0
     while position < len(order):
         parent = order[position]
