@@ -162,3 +162,26 @@ def test_hostile_depth_and_garbage_are_loosened_not_crashes() -> None:
         "type": "object",
         "properties": {"a": {}},
     }
+
+
+def test_a_schema_repeated_by_content_is_converted_once_unless_it_has_a_problem() -> None:
+    converter = _converter({"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}})
+    page = {"type": "integer", "minimum": 1, "nullable": True}
+
+    def run(node: Any, pointer: str, direction: Direction = Direction.REQUEST) -> Any:
+        return converter.convert(node, doc="", pointer=pointer, direction=direction)
+
+    first = run(dict(page), "/paths/~1a/get/parameters/0/schema")
+    assert run(dict(page), "/paths/~1b/get/parameters/0/schema") is first  # equal content: one result
+    assert first == {"type": ["integer", "null"], "minimum": 1}
+    assert run({"minimum": 1, "type": "integer", "nullable": True}, "/c") is not first  # other key order
+    assert run({"type": "integer", "minimum": 1.0, "nullable": True}, "/d") == {  # 1.0 is not 1
+        "type": ["integer", "null"],
+        "minimum": 1.0,
+    }
+    listing = {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}
+    assert run(listing, "/e", Direction.RESPONSE) is not run(listing, "/f")  # directions differ
+    broken = {"type": "object", "properties": {"x": 5}}
+    run(broken, "/g")
+    run(broken, "/h")
+    assert [pointer for pointer, _ in converter.problems] == ["/g/properties/x", "/h/properties/x"]

@@ -23,6 +23,8 @@ from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Any
 
+import orjson
+
 from mcpforge.errors import RefError
 from mcpforge.naming import definition_name
 from mcpforge.openapi.model import Dialect, SchemaDefs
@@ -112,6 +114,15 @@ class _LazyDefinitions(Mapping[str, JsonSchema]):
         return len(self._converter.response_names())
 
 
+def _content_key(node: Any, doc: str, direction: Direction) -> tuple[Direction, str, bytes] | None:
+    if not isinstance(node, dict):
+        return None
+    try:
+        return direction, doc, orjson.dumps(node)
+    except (orjson.JSONEncodeError, TypeError):  # integers beyond 64 bits: converted each time
+        return None
+
+
 class SchemaConverter:
     """Converts schemas of one document; collects named definitions per direction."""
 
@@ -128,13 +139,26 @@ class SchemaConverter:
         self._queue: deque[tuple[str, Resolved, Direction]] = deque()
         self._pending_responses: dict[str, Resolved] = {}
         self.problems: list[SchemaProblem] = []
+        self._converted: dict[tuple[Direction, str, bytes], JsonSchema] = {}
 
     # -- public API -------------------------------------------------------------------------
 
     def convert(self, node: Any, *, doc: str, pointer: str, direction: Direction) -> JsonSchema:
-        """Convert one schema; referenced definitions are converted before this returns."""
+        """Convert one schema; referenced definitions are converted before this returns.
+
+        A schema converted without a problem is remembered by its content: operations repeat their
+        parameter and response schemas (Graph: 48,000 conversions, a third of them distinct). The
+        result is shared: never mutate it.
+        """
+        key = _content_key(node, doc, direction)
+        found = self._converted.get(key) if key is not None else None
+        if found is not None:
+            return found
+        problems = len(self.problems)
         result = self._convert(node, doc, pointer, direction, 0)
         self._drain()
+        if key is not None and len(self.problems) == problems:
+            self._converted[key] = result
         return result
 
     def definitions(self) -> SchemaDefs:
