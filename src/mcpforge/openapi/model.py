@@ -224,17 +224,15 @@ class Operation:
     servers: tuple[Server, ...]
     pointer: str
     extensions: Mapping[str, Any] = field(default_factory=dict)
+    # Derived once (read for every parameter and diagnostic: 130,000 times on Graph).
+    http_method: str = field(init=False)  # the method as sent on the wire
+    label: str = field(init=False)  # ``GET /pets/{id} (getPet)``: how diagnostics name the operation
 
-    @property
-    def http_method(self) -> str:
-        """The method as sent on the wire."""
-        return wire_method(self.method)
-
-    @property
-    def label(self) -> str:
-        """``GET /pets/{id} (getPet)``: how diagnostics name the operation."""
-        base = f"{self.http_method} {self.path}"
-        return f"{base} ({self.operation_id})" if self.operation_id else base
+    def __post_init__(self) -> None:
+        http_method = wire_method(self.method)
+        base = f"{http_method} {self.path}"
+        object.__setattr__(self, "http_method", http_method)
+        object.__setattr__(self, "label", f"{base} ({self.operation_id})" if self.operation_id else base)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

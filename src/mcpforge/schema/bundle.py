@@ -77,8 +77,9 @@ def referenced_names(schema: Any, defs: Mapping[str, Any] | None = None) -> list
             values = node
         else:
             continue
-        # Only containers can hold a reference: Graph's enums of hundreds of strings are not pushed.
-        stack.extend(v for v in values if isinstance(v, dict | list))
+        for value in values:  # only containers can hold a reference: Graph's long enums are not pushed
+            if isinstance(value, dict | list):
+                stack.append(value)
     return found
 
 
