@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-__all__ = ["SIGNALS", "Signalled", "signals_deferred", "signals_raise"]
+__all__ = ["SIGNALS", "Signalled", "leave_signals_to_the_main_thread", "signals_deferred", "signals_raise"]
 
 SIGNALS: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -62,3 +62,14 @@ def signals_deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def leave_signals_to_the_main_thread() -> None:
+    """In a helper thread: never take SIGINT, SIGTERM or SIGHUP (POSIX; a thread pool's initializer).
+
+    The kernel hands a process's signal to any thread that does not block it, and Python then runs
+    the handler in the main thread whatever that thread blocks: a helper thread (even one still
+    exiting after a join) would break :func:`signals_deferred`.
+    """
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)

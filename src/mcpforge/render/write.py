@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpforge.errors import Interrupted, OutputError
-from mcpforge.interrupts import Signalled, signals_deferred, signals_raise
+from mcpforge.interrupts import Signalled, leave_signals_to_the_main_thread, signals_deferred, signals_raise
 from mcpforge.render.files import RenderedFile
 from mcpforge.render.local import LOCAL_PATTERNS, WORK_PREFIX, walk_files
 from mcpforge.render.lock import LOCK_FILE, read_lock
@@ -175,7 +175,9 @@ def _stage(staging: Path, files: Sequence[RenderedFile]) -> None:
     """
     for folder in sorted({(staging / f.path).parent for f in files}):
         folder.mkdir(parents=True, exist_ok=True)
-    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mcpforge-write")
+    pool = ThreadPoolExecutor(
+        max_workers=2, thread_name_prefix="mcpforge-write", initializer=leave_signals_to_the_main_thread
+    )
     try:
         for _ in pool.map(lambda f: (staging / f.path).write_bytes(f.data), sorted(files, key=_largest_first)):
             pass
