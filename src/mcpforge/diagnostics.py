@@ -120,8 +120,7 @@ class Diagnostics:
 
     def freeze(self) -> tuple[Diagnostic, ...]:
         """The diagnostics in a stable order: severity, then the order they were found."""
-        indexed = sorted(enumerate(self._items), key=lambda pair: (_SEVERITY_RANK[pair[1].severity], pair[0]))
-        return tuple(item for _, item in indexed)
+        return tuple(sorted(self._items, key=lambda d: _SEVERITY_RANK[d.severity]))  # a stable sort keeps the order
 
 
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:

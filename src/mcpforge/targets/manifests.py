@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini
+from mcpforge.targets.convert import to_anthropic, to_gemini
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
-from mcpforge.targets.openai import Scrubbed, chat_tool_pair
+from mcpforge.targets.openai import Scrubbed, chat_tool_pair, flat_tool
 
 __all__ = [
     "OPENAI_MANIFESTS",
@@ -56,8 +56,8 @@ def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[M
         "openai-chat": chat,
         "openai-chat-strict": chat_strict,
         # Responses tools are the Chat ones flattened (same parameters, strict kept as decided).
-        "openai-responses": chat_to_responses(chat)[0],
-        "openai-responses-strict": chat_to_responses(chat_strict)[0],
+        "openai-responses": [flat_tool(tool) for tool in chat],
+        "openai-responses-strict": [flat_tool(tool) for tool in chat_strict],
     }
     # The strict Chat manifest holds every tool (strict or not) with the parameters the other OpenAI
     # manifests share: linting it covers all four.

@@ -21,6 +21,7 @@ __all__ = [
     "chat_to_responses",
     "chat_tool",
     "chat_tool_pair",
+    "flat_tool",
     "openai_parameters",
     "responses_tool",
     "with_parameters",
@@ -118,7 +119,15 @@ def chat_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[st
 def responses_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
     """One MCP tool as a Responses API tool (flat; ``strict`` always explicit)."""
     params, is_strict, why = _parameters(tool, strict)
-    return {"type": "function", **_chat(tool, params, is_strict)["function"]}, why
+    return flat_tool(_chat(tool, params, is_strict)), why
+
+
+def flat_tool(chat: Mapping[str, Any]) -> dict[str, Any]:
+    """A Chat tool made here (:func:`chat_tool`, :func:`chat_tool_pair`) as the same Responses tool.
+
+    Tools from elsewhere go through :func:`chat_to_responses`, which checks them first.
+    """
+    return {"type": "function", **chat["function"]}
 
 
 def chat_to_responses(tools: Sequence[Any]) -> tuple[list[dict[str, Any]], list[str]]:
