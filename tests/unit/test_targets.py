@@ -239,3 +239,21 @@ def test_scrubbing_a_subschema_shared_by_tools_once_gives_what_scrubbing_each_gi
     assert together[0]["properties"]["a"]["properties"]["default"] == {"type": "string"}
     assert together[0]["properties"]["u"] is untouched  # unchanged parts are the input's own
     assert "default" in shared["properties"]["default"]  # the input is not mutated
+
+
+def test_strict_inlining_a_reference_with_siblings_changes_neither_input_nor_definition() -> None:
+    pet = {"type": "object", "properties": {"name": {"type": "string", "format": "name"}}, "required": []}
+    params: dict[str, Any] = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/Pet", "description": "first"}, "b": {"$ref": "#/$defs/Pet"}},
+        "required": ["a", "b"],
+        "$defs": {"Pet": pet},
+    }
+    before = copy.deepcopy(params)
+    strict = strict_schema(params)
+    assert params == before
+    inlined = strict["properties"]["a"]
+    assert inlined["description"] == "first"
+    assert inlined["properties"]["name"] == {"type": ["string", "null"], "description": "(format: name)"}
+    assert strict["$defs"]["Pet"]["required"] == ["name"]
+    assert strict_schema(params) == strict  # converting again gives the same: nothing shared was changed

@@ -11,7 +11,6 @@ objects, untyped nodes, tuples) raises :class:`NotStrict`: the caller emits the 
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Mapping
@@ -133,7 +132,7 @@ class _Strictifier:
             if name in self.inlining or name not in self.defs:
                 raise NotStrict(f"recursive or unresolvable reference {ref!r} with sibling keywords", path)
             self.inlining.append(name)
-            target = copy.deepcopy(self.defs[name])
+            target = self.defs[name]  # not copied: every node is copied (dict(schema)) before it is changed
             if not isinstance(target, dict):
                 raise NotStrict(f"reference {ref!r} is a boolean schema", path)
             siblings = {k: v for k, v in node.items() if k != "$ref"}
