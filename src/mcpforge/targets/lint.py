@@ -299,6 +299,9 @@ def _lint_name(name: Any, fmt: ManifestFormat, prefix: str, max_name: int, path:
         )
 
 
+_LIMITED = frozenset({"properties", "enum", "items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs"})
+
+
 def _strict_limits(name: str | None, schema: dict[str, Any], path: str, add: Any) -> None:
     """OpenAI strict size limits: 5,000 properties, 10 levels of objects, 1,000 enum values."""
     properties = enum_values = deepest = 0
@@ -306,6 +309,8 @@ def _strict_limits(name: str | None, schema: dict[str, Any], path: str, add: Any
     while stack:
         node, depth = stack.pop()
         deepest = max(deepest, depth)
+        if _LIMITED.isdisjoint(node):  # most nodes are leaves: nothing to count, nothing below
+            continue
         props = node.get("properties")
         if isinstance(props, dict):
             properties += len(props)
