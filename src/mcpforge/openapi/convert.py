@@ -25,11 +25,10 @@ from typing import Any
 
 import orjson
 
-from mcpforge.errors import RefError
 from mcpforge.naming import definition_name
+from mcpforge.openapi.discriminator import tag_branches
 from mcpforge.openapi.model import Dialect, SchemaDefs
 from mcpforge.openapi.refs import RefResolver, Resolved, join_pointer
-from mcpforge.openapi.values import obj
 from mcpforge.runtime.defs import REF_PREFIX
 from mcpforge.schema import JsonSchema
 from mcpforge.text import clean
@@ -353,7 +352,8 @@ class SchemaConverter:
             out["items"] = {}
         discriminator = node.get("discriminator")
         if isinstance(discriminator, dict):
-            self._tag_branches(node, discriminator, out, doc, pointer)
+            for where, message in tag_branches(self._resolver, node, discriminator, out, doc, pointer):
+                self.problems.append(SchemaProblem((where, message)))
         if self._nullable(node):
             return self._make_nullable(out)
         return out
@@ -394,58 +394,3 @@ class SchemaConverter:
         if "enum" in out and None not in out["enum"]:
             out["enum"] = [*out["enum"], None]
         return out
-
-    def _tag_branches(
-        self, node: Mapping[str, Any], discriminator: Mapping[str, Any], out: dict[str, Any], doc: str, pointer: str
-    ) -> None:
-        """Constrain each ``$ref`` branch of a discriminated union to its tag value(s)."""
-        prop = discriminator.get("propertyName")
-        mapping = obj(discriminator.get("mapping"))
-        if not isinstance(prop, str):
-            return
-        where = join_pointer(pointer, "discriminator")
-        targets: dict[str, list[str]] = {}
-        for value, target in mapping.items():  # a broken entry loses only its tag value
-            uri = self._mapped_uri(target, doc, where, f"mapping {value!r}")
-            if uri is not None:
-                targets.setdefault(uri, []).append(str(value))
-        name = discriminator.get("defaultMapping")  # OpenAPI 3.2
-        default = self._mapped_uri(name, doc, join_pointer(where, "defaultMapping"), "defaultMapping") if name else None
-        for keyword in ("oneOf", "anyOf"):
-            raw_branches, branches = node.get(keyword), out.get(keyword)
-            if not isinstance(raw_branches, list) or not isinstance(branches, list):
-                continue
-            tagged = []
-            tags: dict[int, list[str]] = {}
-            for index, (raw, branch) in enumerate(zip(raw_branches, branches, strict=True)):
-                tagged.append(branch)
-                if not (
-                    isinstance(raw, dict)
-                    and isinstance(raw.get("$ref"), str)
-                    and isinstance(branch, dict)
-                    and set(branch) == {"$ref"}
-                ):
-                    continue
-                target = self._resolver.resolve(raw["$ref"], doc, where=pointer)
-                if target.uri == default:
-                    tags[index] = []  # filled below: any value the other branches do not claim
-                    continue
-                values = targets.get(target.uri) or [_pointer_tokens(target.pointer)[-1]]
-                tag = {"const": values[0]} if len(values) == 1 else {"enum": values}
-                tagged[-1] = {**branch, "properties": {prop: tag}, "required": [prop]}
-                tags[index] = values
-            claimed = sorted({value for values in tags.values() for value in values})
-            for index, values in tags.items():
-                if not values and claimed:  # 3.2 defaultMapping: the property is absent or holds another value
-                    tagged[index] = {**tagged[index], "properties": {prop: {"not": {"enum": claimed}}}}
-            out[keyword] = tagged
-
-    def _mapped_uri(self, target: Any, doc: str, where: str, what: str) -> str | None:
-        """The URI of a schema a discriminator names (a schema name or a reference); None, reported, if broken."""
-        text = str(target)
-        ref = text if "/" in text or "#" in text else f"#/components/schemas/{text}"
-        try:
-            return self._resolver.resolve(ref, doc, where=where).uri
-        except RefError as exc:
-            self.problems.append(SchemaProblem((where, f"discriminator {what} ignored: {exc}")))
-            return None
