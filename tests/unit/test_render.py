@@ -26,6 +26,7 @@ def test_a_manifest_encoded_into_one_buffer_is_the_joined_manifest() -> None:
     assert encode_manifest(iter(tools)) == manifest_file("m.json", encode_each(tools)).data
     assert json.loads(encode_manifest(tools)) == tools
     assert encode_manifest([]) == manifest_file("m.json", []).data == b"[]\n"
+    assert manifest_file("m.json", [b'{"a":1}', b'{"b":2}']).data == b'[\n{"a":1},\n{"b":2}\n]\n'  # a tool a line
 
 
 def test_shared_parts_are_encoded_once_and_spliced_whatever_the_encoder() -> None:

@@ -112,28 +112,31 @@ class SharedParts:
         return found[1]
 
 
-def manifest_file(path: str, encoded: Sequence[bytes]) -> RenderedFile:
+def manifest_file(path: str, encoded: Iterable[bytes]) -> RenderedFile:
     """A tool manifest from its encoded tools (:func:`encode_each`): a JSON array, one tool per line.
 
     Diffs show which tools changed, and the file is half the size of an indented one (Microsoft
     Graph's seven manifests: 190 MB instead of 385 MB, a second less to write).
     """
-    if not encoded:
-        return RenderedFile(path, b"[]\n")
-    return RenderedFile(path, b"[\n" + b",\n".join(encoded) + b"\n]\n")
+    return RenderedFile(path, _manifest(encoded))
 
 
 def encode_manifest(items: Iterable[Any]) -> bytes:
-    """The bytes of :func:`manifest_file` for ``items``, encoded one by one into one buffer.
+    """The bytes of :func:`manifest_file` for ``items``, each encoded as it is written.
 
     No list of encoded tools exists at once: in a forked worker, where each new allocation in the
     parent's old memory copies a page, this is three times faster than joining them (Graph).
     """
+    return _manifest(encode_each([item])[0] for item in items)
+
+
+def _manifest(lines: Iterable[bytes]) -> bytes:
+    """The one spelling of a manifest: ``[``, one tool per line, ``]`` (``[]`` when empty)."""
     buffer = io.BytesIO()
     separator = b"[\n"
-    for item in items:
+    for line in lines:
         buffer.write(separator)
-        buffer.write(encode_each([item])[0])
+        buffer.write(line)
         separator = b",\n"
     if separator == b"[\n":
         return b"[]\n"
