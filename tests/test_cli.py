@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import FIXTURES
@@ -307,3 +309,31 @@ def test_in_process_callers_keep_nothing_alive(tmp_path: Path) -> None:
     code, _, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
     assert code == 0
     assert cli._LEFT_FOR_EXIT == []
+
+
+def test_generation_runs_without_the_cyclic_collector_and_restores_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import mcpforge.pipeline
+
+    seen: list[bool] = []
+    real = mcpforge.pipeline.generate
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mcpforge.pipeline, "generate", spy)
+    assert gc.isenabled()
+    code, _, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert seen == [False]
+    assert gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        assert run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))[0] == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

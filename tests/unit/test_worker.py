@@ -17,7 +17,7 @@ needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork on this platform
 
 
 def _pid_and_payload() -> tuple[int, bytes]:
-    return os.getpid(), b"x" * 5_000_000  # larger than a pipe's buffer: streamed, not buffered
+    return os.getpid(), b"x" * 5_000_000  # large: written in pieces, read back whole
 
 
 @needs_fork
@@ -127,5 +127,17 @@ def test_when_fork_fails_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> 
     opened = len(os.listdir("/proc/self/fd"))
     with worker(os.getpid) as running:
         assert running.result() == os.getpid()
-    assert len(os.listdir("/proc/self/fd")) == opened  # the pipe was closed
+    assert len(os.listdir("/proc/self/fd")) == opened  # the result file was closed
     assert gc.get_freeze_count() == 0
+
+
+@needs_fork
+def test_without_an_in_memory_file_the_result_comes_through_a_temporary_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_memfd(*_: object) -> int:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "memfd_create", no_memfd, raising=False)
+    with worker(_pid_and_payload) as running:
+        pid, payload = running.result()
+    assert pid != os.getpid()
+    assert payload == b"x" * 5_000_000
