@@ -7,7 +7,6 @@ the file and the key. Paths in a file are relative to that file.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -35,6 +34,8 @@ def find_config(start: Path) -> Path | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # noqa: PLC0415 - only when there is a file to read: most runs have none
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

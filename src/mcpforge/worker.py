@@ -17,7 +17,6 @@ import signal
 import sys
 import tempfile
 import threading
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import BinaryIO, Generic, TypeVar
@@ -133,6 +132,8 @@ def _child(work: Callable[[], object], file: BinaryIO) -> None:
                 try:
                     payload = pickle.dumps((False, exc))
                 except Exception:  # noqa: BLE001 - an exception that does not pickle: send its text
+                    import traceback  # noqa: PLC0415 - only on this rare path
+
                     payload = pickle.dumps((False, WorkerError("".join(traceback.format_exception(exc)))))
                 stream.write(payload)
             else:

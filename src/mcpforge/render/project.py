@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Sequence
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,11 +32,16 @@ from mcpforge.tools.model import ToolSet
 __all__ = ["render_project", "runtime_files", "runtime_sources"]
 
 
+# mcpforge's own files, read from where it is installed (its templates need a real folder anyway); not
+# through importlib.resources, whose import alone cost a tenth of a small document's run.
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
 def _templates_dir() -> Path:
-    packaged = Path(str(files("mcpforge"))) / "templates"
+    packaged = _PACKAGE / "templates"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[3] / "templates"  # a source checkout
+    return _PACKAGE.parents[1] / "templates"  # a source checkout
 
 
 def _md(value: Any) -> str:
@@ -93,11 +97,10 @@ def runtime_files(package: str) -> list[RenderedFile]:
 @cache
 def runtime_sources() -> tuple[tuple[str, str], ...]:
     """``(file name, source)`` of every runtime module that is copied (all but ``__init__.py``)."""
-    folder = files("mcpforge.runtime")
     return tuple(
         (entry.name, entry.read_text(encoding="utf-8"))
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-        if entry.name.endswith(".py") and entry.name != "__init__.py"
+        for entry in sorted((_PACKAGE / "runtime").glob("*.py"), key=lambda e: e.name)
+        if entry.name != "__init__.py"
     )
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from importlib.resources import files
 from typing import Any, Literal, NotRequired, TypedDict
 
 __all__ = [
@@ -137,6 +136,8 @@ def load_package_contract(package: str | None) -> ToolsFile:
     """The ``tools.json`` shipped inside ``package`` (the generated package this runtime was copied into)."""
     if not package:
         raise ContractError("the server runtime must run inside a generated package (no package name)")
+    from importlib.resources import files  # noqa: PLC0415 - the server's start only, not the generator's
+
     try:
         text = files(package).joinpath(DATA_FILE).read_bytes()
     except (OSError, ModuleNotFoundError) as exc:
