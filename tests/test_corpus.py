@@ -59,7 +59,7 @@ def assert_provider_oracles(files: Any) -> None:
     from openai.types.responses import FunctionToolParam
     from pydantic import TypeAdapter
 
-    by_path = {f.path: json.loads(f.content) for f in files if f.path.startswith("manifests/")}
+    by_path = {f.path: json.loads(f.data) for f in files if f.path.startswith("manifests/")}
     chat, responses = TypeAdapter(ChatCompletionFunctionToolParam), TypeAdapter(FunctionToolParam)
     for tool in by_path["manifests/openai-chat-strict.json"]:
         chat.validate_python(tool)
@@ -90,7 +90,7 @@ def test_corpus_document(path: Path) -> None:
         assert "\n" not in info.value.message
         return
     result = generate(Options(spec=path))
-    manifest = json.loads(next(f.content for f in result.files if f.path == "manifests/mcp-tools.json"))
+    manifest = json.loads(next(f.data for f in result.files if f.path == "manifests/mcp-tools.json"))
     names = [t["name"] for t in manifest]
     assert len(names) == len(set(names))
     assert all(NAME.match(n) for n in names)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from pickle import PickleBuffer
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -211,16 +212,19 @@ def targets(
 class _Encoded:
     """Provider manifests with each tool encoded, and the diagnostics of making them."""
 
-    manifests: dict[str, bytes]  # name -> the file's content
+    manifests: dict[str, PickleBuffer]  # name -> the file's content: out of band when it comes from a worker
     diagnostics: tuple[Diagnostic, ...]
     strict_capable: int = 0
 
 
-def _encode(manifests: Manifests) -> dict[str, bytes]:
+def _encode(manifests: Manifests) -> dict[str, PickleBuffer]:
     # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. The
     # four OpenAI manifests share each tool's parameters (two forms: plain, strict): encoded once.
     shared = SharedParts()
-    return {name: encode_manifest(with_parameters(t, shared) for t in manifests.pop(name)) for name in list(manifests)}
+    return {
+        name: PickleBuffer(encode_manifest(with_parameters(t, shared) for t in manifests.pop(name)))
+        for name in list(manifests)
+    }
 
 
 def _openai_encoded(toolset: ToolSet) -> _Encoded:
@@ -282,7 +286,9 @@ def generate(
         openai_part = openai.result()
     for part in (openai_part, others_part):
         diags.extend(part.diagnostics)
-        files.extend(RenderedFile(f"manifests/{name}.json", content) for name, content in part.manifests.items())
+        files.extend(
+            RenderedFile(f"manifests/{name}.json", memoryview(content)) for name, content in part.manifests.items()
+        )
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(

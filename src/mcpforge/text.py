@@ -7,7 +7,6 @@ from functools import lru_cache
 
 __all__ = ["bounded", "clean"]
 
-_SPACE = re.compile(r"\s+")
 _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((?:[^()\s]|\([^()\s]*\))*\)")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
 
@@ -16,9 +15,10 @@ _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
 @lru_cache(maxsize=8192)
 def bounded(text: str, limit: int) -> str:
     """Collapse whitespace and cut at a word boundary, marking the cut with an ellipsis."""
-    if "  " in text or not text.isprintable():  # newlines, tabs, U+2028... are not printable
-        text = _SPACE.sub(" ", text)
-    text = text.strip()
+    # Newlines, tabs, U+2028... are not printable; str.split() splits exactly where a regex's \s
+    # matches, five times faster.
+    spaced = "  " in text or not text.isprintable()
+    text = " ".join(text.split()) if spaced else text.strip()
     if len(text) <= limit:
         return text
     if limit <= 1:

@@ -1,16 +1,19 @@
 """The second core: one computation runs in a forked process while the caller does other work.
 
 Generation is pure CPU work on data that already sits in memory. A forked child sees that data
-without copying or pickling it, computes, and leaves only its result (for the provider
-manifests: bytes, which pickle at the speed of a copy) in an in-memory file that the caller reads
-once the child has ended. Where ``fork`` is missing or fails, or
-the caller asks not to fork, the computation runs in-process when its result is asked for: the
+without copying or pickling it, computes, and leaves only its result in an in-memory file that the
+caller maps once the child has ended. Large parts of a result go as :class:`pickle.PickleBuffer`
+(for the provider manifests: their bytes): they are written beside the pickle, not into it, and
+come back as read-only ``memoryview`` slices of the mapped file, never copied into this process.
+Where ``fork`` is missing or fails, or the caller asks not to fork, the computation runs
+in-process when its result is asked for (its buffers then come back as they were made): the
 result is the same either way, so output never depends on which path ran.
 """
 
 from __future__ import annotations
 
 import gc
+import mmap
 import os
 import pickle
 import signal
@@ -19,7 +22,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import BinaryIO, Generic, TypeVar
+from typing import Any, BinaryIO, Generic, TypeVar
 
 __all__ = ["Worker", "WorkerError", "can_fork", "worker"]
 
@@ -78,9 +81,8 @@ class Worker(Generic[T]):
         file, self._file = self._file, None
         status = self._reap()
         with file:
-            file.seek(0)
             try:
-                ok, value = pickle.load(file)  # noqa: S301 - our own child's output, in our own file
+                ok, value = _receive(file)
             except (EOFError, ValueError, pickle.UnpicklingError) as exc:
                 raise WorkerError(f"the worker process ended without a result ({_describe(status)})") from exc
         if not ok:
@@ -118,6 +120,44 @@ def _result_file() -> BinaryIO:
     return tempfile.TemporaryFile()
 
 
+_SIZE = 8  # bytes of each number in the header
+
+
+def _send(stream: BinaryIO, ok: bool, value: object) -> None:
+    """Write ``(ok, value)``: a header (the pickle's size, each buffer's size), the pickle, the buffers."""
+    buffers: list[pickle.PickleBuffer] = []
+    payload = pickle.dumps((ok, value), protocol=5, buffer_callback=buffers.append)
+    raws = [buffer.raw() for buffer in buffers]
+    sizes = [len(payload), len(raws), *(raw.nbytes for raw in raws)]
+    stream.write(b"".join(size.to_bytes(_SIZE, "little") for size in sizes))
+    stream.write(payload)
+    for raw in raws:  # straight from the worker's memory to the file: no joined copy
+        stream.write(raw)
+
+
+def _receive(file: BinaryIO) -> tuple[bool, Any]:
+    """Read what :func:`_send` wrote, mapping the file: the buffers are slices of it, not copies."""
+    size = os.fstat(file.fileno()).st_size
+    if size == 0:
+        raise EOFError("empty result file")
+    view = memoryview(mmap.mmap(file.fileno(), size, prot=mmap.PROT_READ))
+    numbers = [int.from_bytes(view[i : i + _SIZE], "little") for i in range(0, 2 * _SIZE, _SIZE)]
+    payload_size, count = numbers
+    start = (2 + count) * _SIZE
+    if start > size:
+        raise EOFError("truncated result file")
+    sizes = [int.from_bytes(view[i : i + _SIZE], "little") for i in range(2 * _SIZE, start, _SIZE)]
+    if start + payload_size + sum(sizes) != size:
+        raise EOFError("truncated result file")
+    payload = view[start : start + payload_size]
+    buffers, offset = [], start + payload_size
+    for length in sizes:
+        buffers.append(view[offset : offset + length])
+        offset += length
+    ok, value = pickle.loads(payload, buffers=buffers)  # noqa: S301 - our own child's output, in our own file
+    return bool(ok), value
+
+
 def _child(work: Callable[[], object], file: BinaryIO) -> None:
     """Run ``work`` and pickle ``(ok, value)`` into ``file``; never returns."""
     status = 0
@@ -129,16 +169,16 @@ def _child(work: Callable[[], object], file: BinaryIO) -> None:
             try:
                 value = work()
             except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+                failure: BaseException = exc
                 try:
-                    payload = pickle.dumps((False, exc))
+                    pickle.dumps(exc)
                 except Exception:  # noqa: BLE001 - an exception that does not pickle: send its text
                     import traceback  # noqa: PLC0415 - only on this rare path
 
-                    payload = pickle.dumps((False, WorkerError("".join(traceback.format_exception(exc)))))
-                stream.write(payload)
+                    failure = WorkerError("".join(traceback.format_exception(exc)))
+                _send(stream, False, failure)
             else:
-                # Streamed: large bytes go to the file without a second copy in memory.
-                pickle.dump((True, value), stream, protocol=pickle.HIGHEST_PROTOCOL)
+                _send(stream, True, value)
     except BaseException:  # noqa: BLE001 - the parent sees the missing result
         status = 1
     finally:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import signal
+import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -141,3 +144,34 @@ def test_without_an_in_memory_file_the_result_comes_through_a_temporary_file(mon
         pid, payload = running.result()
     assert pid != os.getpid()
     assert payload == b"x" * 5_000_000
+
+
+def _buffers() -> dict[str, Any]:
+    return {"big": pickle.PickleBuffer(b"m" * 3_000_000), "small": pickle.PickleBuffer(b""), "plain": [1, "two"]}
+
+
+@needs_fork
+def test_buffers_come_back_as_read_only_views_of_the_mapped_result_not_copies() -> None:
+    with worker(_buffers) as running:
+        value = running.result()
+    assert isinstance(value["big"], memoryview) and value["big"].readonly
+    assert value["big"] == b"m" * 3_000_000 and bytes(value["small"]) == b""
+    assert value["plain"] == [1, "two"]
+
+
+def test_not_forked_the_buffers_are_the_ones_made() -> None:
+    value = Worker(_buffers, fork=False).result()
+    assert memoryview(value["big"]) == b"m" * 3_000_000
+
+
+@pytest.mark.parametrize("keep", [0, 5, 20, 40, 3_000_000])
+def test_a_result_cut_short_is_reported_not_misread(keep: int) -> None:
+    from mcpforge.worker import _receive, _send
+
+    with tempfile.TemporaryFile() as file:
+        _send(file, True, _buffers())
+        file.flush()
+        whole = file.tell()
+        file.truncate(min(keep, whole - 1))
+        with pytest.raises((EOFError, ValueError, pickle.UnpicklingError)):
+            _receive(file)

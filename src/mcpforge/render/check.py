@@ -127,7 +127,7 @@ def check_output(
     out_dir: Path,
 ) -> CheckReport:
     """Compare this run (its ``files``, tool ``names`` by operation and MCP ``tools``) with ``out_dir``."""
-    new_files = {f.path: f.data for f in files}
+    new_files = {f.path: f.buffer for f in files}
     old_lock = read_lock(out_dir)
     old_listed = set(old_lock.files) if old_lock else set()
     stale = []

@@ -24,24 +24,32 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class RenderedFile:
-    """A file to write: POSIX path relative to the output directory, and its text (or UTF-8 bytes).
+    """A file to write: POSIX path relative to the output directory, and its text or UTF-8 bytes.
 
     Large JSON stays bytes from the encoder to the disk: decoding and re-encoding Microsoft
-    Graph's manifests cost seconds and hundreds of megabytes.
+    Graph's manifests cost seconds and hundreds of megabytes. Bytes a worker made are a
+    ``memoryview`` of its mapped result (see :mod:`mcpforge.worker`): written, never copied here.
     """
 
     path: str
-    content: str | bytes
+    content: str | bytes | memoryview
 
     @property
     def data(self) -> bytes:
         """The content as UTF-8 bytes."""
-        return self.content if isinstance(self.content, bytes) else self.content.encode("utf-8")
+        if isinstance(self.content, str):
+            return self.content.encode("utf-8")
+        return self.content if isinstance(self.content, bytes) else bytes(self.content)
+
+    @property
+    def buffer(self) -> bytes | memoryview:
+        """The content as UTF-8 bytes, or a view of them: for writing and comparing without a copy."""
+        return self.content.encode("utf-8") if isinstance(self.content, str) else self.content
 
     @property
     def text(self) -> str:
         """The content as text."""
-        return self.content.decode("utf-8") if isinstance(self.content, bytes) else self.content
+        return self.content if isinstance(self.content, str) else str(self.content, "utf-8")
 
 
 def dump_json(data: Any) -> bytes:

@@ -46,7 +46,7 @@ def _templates_dir() -> Path:
 
 def _md(value: Any) -> str:
     """Text safe inside a Markdown table cell: one line, no HTML, no cell breaks."""
-    text = re.sub(r"\s+", " ", str(value)).strip()
+    text = " ".join(str(value).split())
     text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("`", "'")
 

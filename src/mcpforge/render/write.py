@@ -135,7 +135,7 @@ def _changed(files: Sequence[RenderedFile], out_dir: Path) -> list[RenderedFile]
     for file in files:
         target = out_dir / file.path
         try:
-            if target.is_file() and not target.is_symlink() and target.read_bytes() == file.data:
+            if target.is_file() and not target.is_symlink() and target.read_bytes() == file.buffer:
                 continue
         except OSError:
             pass
@@ -179,7 +179,7 @@ def _stage(staging: Path, files: Sequence[RenderedFile]) -> None:
         max_workers=2, thread_name_prefix="mcpforge-write", initializer=leave_signals_to_the_main_thread
     )
     try:
-        for _ in pool.map(lambda f: (staging / f.path).write_bytes(f.data), sorted(files, key=_largest_first)):
+        for _ in pool.map(lambda f: (staging / f.path).write_bytes(f.buffer), sorted(files, key=_largest_first)):
             pass
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on Ctrl-C, no new file is started

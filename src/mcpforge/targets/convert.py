@@ -16,7 +16,7 @@ from typing import Any
 from mcpforge.naming import NAME_RULES, unique_valid_names
 from mcpforge.targets import FORMATS
 from mcpforge.targets.anthropic import anthropic_tool
-from mcpforge.targets.gemini import gemini_declaration
+from mcpforge.targets.gemini import Converted, gemini_declaration
 from mcpforge.targets.openai import chat_to_responses, chat_tool, responses_tool
 
 __all__ = [
@@ -97,7 +97,8 @@ def to_anthropic(tools: Sequence[Mapping[str, Any]], *, strict: bool = False) ->
 
 def to_gemini(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Gemini function declarations (``parametersJsonSchema``)."""
-    return [gemini_declaration(tool) for tool in _named(tools, "gemini")[0]]
+    memo: Converted = {}
+    return [gemini_declaration(tool, memo) for tool in _named(tools, "gemini")[0]]
 
 
 def convert_tools(tools: Sequence[Mapping[str, Any]], fmt: str, *, strict: bool = False) -> Conversion:
@@ -109,7 +110,8 @@ def convert_tools(tools: Sequence[Mapping[str, Any]], fmt: str, *, strict: bool 
     if fmt == "mcp":
         return Conversion([dict(tool) for tool in named], [], warnings, renamed)
     if fmt == "gemini":
-        return Conversion([gemini_declaration(tool) for tool in named], [], warnings, renamed)
+        memo: Converted = {}
+        return Conversion([gemini_declaration(tool, memo) for tool in named], [], warnings, renamed)
     convert = {"openai-chat": chat_tool, "openai-responses": responses_tool, "anthropic": anthropic_tool}[fmt]
     converted, notes = _each(named, convert, strict, fmt)  # names already valid: no rename notes again
     return Conversion(converted, notes, warnings, renamed)

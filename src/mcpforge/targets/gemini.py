@@ -13,7 +13,7 @@ from typing import Any
 
 from mcpforge.runtime.defs import REF_PREFIX
 
-__all__ = ["gemini_declaration", "gemini_schema"]
+__all__ = ["Converted", "gemini_declaration", "gemini_schema"]
 
 _DROP = frozenset({"$schema", "$id", "examples", "discriminator", "default", "$comment", "deprecated"})
 _SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
@@ -37,63 +37,90 @@ _SCHEMA_VALUES = frozenset(
 )
 
 
-def _convert(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
-    """``node`` in Gemini's dialect; parts that need no change are shared, not copied (Graph: 11,000 tools)."""
-    if isinstance(node, list):
-        items = [_convert(v, defs, seen) for v in node]
-        return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
-    if not isinstance(node, dict):
-        return node
-    if "$ref" in node and len(node) > 1:
-        name = str(node["$ref"])[len(REF_PREFIX) :]
-        if name in defs and name not in seen:
-            merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
-            return _convert(merged, defs, (*seen, name))
-        return {"$ref": node["$ref"]}
-    out: dict[str, Any] = {}
-    notes: list[str] = []
-    changed = False
-    for key, value in node.items():
-        if key in _DROP:
-            changed = True
-            continue
-        if key == "const":
-            out["enum"] = [value]
-            changed = True
-        elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, int | float):
-            changed = True
-            if node.get("type") == "integer" and isinstance(value, int):
-                out["minimum" if key == "exclusiveMinimum" else "maximum"] = value + (
-                    1 if key == "exclusiveMinimum" else -1
-                )
+# Converted subschemas, by identity: id -> (subschema, result), the subschema kept so that its id
+# stays its own. Only subschemas whose conversion inlines no reference are kept: the result of
+# any other depends on the tool's own $defs.
+Converted = dict[int, tuple[Any, Any]]
+
+
+class _Converter:
+    def __init__(self, defs: Mapping[str, Any], memo: Converted) -> None:
+        self.defs = defs
+        self.memo = memo
+        self.inlined = 0  # references met so far whose result depends on ``defs``
+
+    def convert(self, node: Any, seen: tuple[str, ...]) -> Any:
+        """``node`` in Gemini's dialect; parts that need no change are shared, not copied (Graph: 11,000 tools)."""
+        if isinstance(node, list):
+            items = [self.convert(v, seen) for v in node]
+            return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
+        if not isinstance(node, dict):
+            return node
+        done = self.memo.get(id(node))
+        if done is not None:
+            return done[1]
+        before = self.inlined
+        result = self._convert(node, seen)
+        if self.inlined == before:  # the tools share their definitions: each is converted once
+            self.memo[id(node)] = (node, result)
+        return result
+
+    def _convert(self, node: dict[str, Any], seen: tuple[str, ...]) -> Any:
+        if "$ref" in node and len(node) > 1:
+            self.inlined += 1
+            name = str(node["$ref"])[len(REF_PREFIX) :]
+            if name in self.defs and name not in seen:
+                merged = {**self.defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
+                return self.convert(merged, (*seen, name))
+            return {"$ref": node["$ref"]}
+        out: dict[str, Any] = {}
+        notes: list[str] = []
+        changed = False
+        for key, value in node.items():
+            if key in _DROP:
+                changed = True
+                continue
+            if key == "const":
+                out["enum"] = [value]
+                changed = True
+            elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, int | float):
+                changed = True
+                if node.get("type") == "integer" and isinstance(value, int):
+                    out["minimum" if key == "exclusiveMinimum" else "maximum"] = value + (
+                        1 if key == "exclusiveMinimum" else -1
+                    )
+                else:
+                    notes.append(f"{'greater' if key == 'exclusiveMinimum' else 'less'} than {value}")
+            elif key in _SCHEMA_MAPS and isinstance(value, dict):
+                converted = {k: self.convert(v, seen) for k, v in value.items()}
+                same = all(converted[k] is v for k, v in value.items())
+                out[key] = value if same else converted
+                changed = changed or not same
+            elif key in _SCHEMA_VALUES and (isinstance(value, dict | list)):
+                out[key] = self.convert(value, seen)
+                changed = changed or out[key] is not value
             else:
-                notes.append(f"{'greater' if key == 'exclusiveMinimum' else 'less'} than {value}")
-        elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            converted = {k: _convert(v, defs, seen) for k, v in value.items()}
-            same = all(converted[k] is v for k, v in value.items())
-            out[key] = value if same else converted
-            changed = changed or not same
-        elif key in _SCHEMA_VALUES and (isinstance(value, dict | list)):
-            out[key] = _convert(value, defs, seen)
-            changed = changed or out[key] is not value
-        else:
-            out[key] = value  # enum, required, bounds...: not schemas, nothing to convert
-    if notes:
-        text = ", ".join(notes)
-        out["description"] = f"{out['description']} ({text})" if out.get("description") else f"({text})"
-    return out if changed else node
+                out[key] = value  # enum, required, bounds...: not schemas, nothing to convert
+        if notes:
+            text = ", ".join(notes)
+            out["description"] = f"{out['description']} ({text})" if out.get("description") else f"({text})"
+        return out if changed else node
 
 
-def gemini_schema(input_schema: Mapping[str, Any]) -> dict[str, Any]:
-    """``parametersJsonSchema`` for Gemini (the input is not mutated)."""
-    result: dict[str, Any] = dict(_convert(input_schema, input_schema.get("$defs") or {}, ()))  # shares unchanged parts
+def gemini_schema(input_schema: Mapping[str, Any], memo: Converted | None = None) -> dict[str, Any]:
+    """``parametersJsonSchema`` for Gemini (the input is not mutated).
+
+    ``memo``, shared by the tools of one manifest, converts each subschema they share once.
+    """
+    converter = _Converter(input_schema.get("$defs") or {}, {} if memo is None else memo)
+    result: dict[str, Any] = dict(converter.convert(input_schema, ()))  # shares unchanged parts
     return result
 
 
-def gemini_declaration(tool: Mapping[str, Any]) -> dict[str, Any]:
-    """One MCP tool as a Gemini ``FunctionDeclaration``."""
+def gemini_declaration(tool: Mapping[str, Any], memo: Converted | None = None) -> dict[str, Any]:
+    """One MCP tool as a Gemini ``FunctionDeclaration`` (``memo``: see :func:`gemini_schema`)."""
     declaration: dict[str, Any] = {"name": tool["name"], "description": tool.get("description") or ""}
     schema = tool.get("inputSchema") or {}
     if schema.get("properties"):
-        declaration["parametersJsonSchema"] = gemini_schema(schema)
+        declaration["parametersJsonSchema"] = gemini_schema(schema, memo)
     return declaration

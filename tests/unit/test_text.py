@@ -1,0 +1,23 @@
+"""Prose from specs: whitespace collapsed as a regular expression's ``\\s`` would, cut at a word."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcpforge.text import bounded, clean
+
+_WHITESPACE = "".join(ch for ch in map(chr, range(0x3000 + 1)) if ch.isspace())
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "b", " ", *_WHITESPACE, "\x00", "é"]), max_size=60))
+def test_whitespace_collapses_exactly_as_backslash_s_would(text: str) -> None:
+    assert bounded(text, 1_000) == re.sub(r"\s+", " ", text).strip()
+
+
+def test_long_text_is_cut_at_a_word_and_marked() -> None:
+    assert bounded("one two  three\n\tfour\u2028five", 1_000) == "one two three four five"
+    assert bounded("alpha beta gamma delta", 15) == "alpha beta…"
+    assert clean("see [the docs](https://x.example/a_(b)) <b>now</b>", 100) == "see the docs now"
