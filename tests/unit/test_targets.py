@@ -109,6 +109,21 @@ def test_8_9_nullable_enum_and_exclusive_bounds_for_gemini() -> None:
     assert gemini["c"] == {"enum": ["a"]}
 
 
+def test_gemini_converts_a_shared_subschema_once_but_a_reference_with_siblings_per_tool() -> None:
+    shared = {"type": "object", "properties": {"id": {"type": "integer", "exclusiveMinimum": 0}}}
+    annotated = {"$ref": "#/$defs/Kind", "description": "the kind"}  # one object in both tools
+
+    def tool_with(kind: dict[str, Any]) -> dict[str, Any]:
+        return tool({"type": "object", "properties": {"owner": shared, "kind": annotated}, "$defs": {"Kind": kind}})
+
+    first, second = to_gemini([tool_with({"type": "string"}), tool_with({"type": "integer"})])
+    one, two = first["parametersJsonSchema"]["properties"], second["parametersJsonSchema"]["properties"]
+    assert one["owner"] is two["owner"]  # converted once, shared as the input was
+    assert one["owner"]["properties"]["id"] == {"type": "integer", "minimum": 1}
+    assert one["kind"] == {"type": "string", "description": "the kind"}  # each tool's own definition
+    assert two["kind"] == {"type": "integer", "description": "the kind"}
+
+
 def test_11_12_formats_and_lookaround() -> None:
     schema = {
         "type": "object",
