@@ -85,7 +85,6 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     """
     from mcpforge.config import find_config  # noqa: PLC0415
     from mcpforge.pipeline import generate as run  # noqa: PLC0415
-    from mcpforge.render.check import check_output  # noqa: PLC0415
     from mcpforge.render.lock import read_lock  # noqa: PLC0415
     from mcpforge.render.write import write_tree  # noqa: PLC0415
 
@@ -111,6 +110,8 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     keep_until_exit(result)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:
+        from mcpforge.render.check import check_output  # noqa: PLC0415
+
         report = check_output(result.files, result.names, result.mcp, output)
         for line in report.lines():
             click.echo(line)

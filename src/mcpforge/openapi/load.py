@@ -20,7 +20,6 @@ import orjson
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.errors import SpecFormatError, SpecReadError
 from mcpforge.openapi.model import Dialect
-from mcpforge.openapi.overlay import apply_overlay, load_overlay
 from mcpforge.openapi.refs import RefResolver
 
 __all__ = ["Document", "LoadLimits", "detect_dialect", "load_document", "parse_text"]
@@ -223,6 +222,27 @@ def _url_reader(limits: LoadLimits) -> Any:
     return read_url
 
 
+def _with_overlays(
+    root: Any,
+    overlays: Sequence[Path],
+    limits: LoadLimits,
+    diags: Diagnostics,
+    digest: Any,
+    applied: list[tuple[str, str]],
+) -> Any:
+    """``root`` with ``overlays`` applied in order; each one's bytes go into ``digest``, its hash into ``applied``."""
+    from mcpforge.openapi.overlay import apply_overlay, load_overlay  # noqa: PLC0415 - most runs have none
+
+    for overlay_path in overlays:
+        overlay = load_overlay(
+            overlay_path, read=lambda p: parse_text(_read_bytes(p, limits), name=p.name, limits=limits)
+        )
+        root = apply_overlay(root, overlay, diags)
+        digest.update(b"\0overlay\0" + overlay.raw_bytes)
+        applied.append((overlay_path.name, hashlib.sha256(overlay.raw_bytes).hexdigest()))
+    return root
+
+
 def load_document(
     path: Path,
     *,
@@ -246,14 +266,9 @@ def load_document(
     data = _read_bytes(path, limits)
     root = parse_text(data, name=path.name, limits=limits)
     digest = hashlib.sha256(data)
-    applied = []
-    for overlay_path in overlays:
-        overlay = load_overlay(
-            overlay_path, read=lambda p: parse_text(_read_bytes(p, limits), name=p.name, limits=limits)
-        )
-        root = apply_overlay(root, overlay, diags if diags is not None else Diagnostics())
-        digest.update(b"\0overlay\0" + overlay.raw_bytes)
-        applied.append((overlay_path.name, hashlib.sha256(overlay.raw_bytes).hexdigest()))
+    applied: list[tuple[str, str]] = []
+    if overlays:
+        root = _with_overlays(root, overlays, limits, diags if diags is not None else Diagnostics(), digest, applied)
     dialect, version, known = detect_dialect(root, name=path.name)
 
     def read_file(file: str) -> Any:
