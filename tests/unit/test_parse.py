@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from helpers import parse, write_spec
+from helpers import build, parse, write_spec
 from mcpforge.errors import NoOperationsError
 
 SWAGGER = """
@@ -150,6 +150,31 @@ def test_invalid_operation_is_skipped_with_a_diagnostic(tmp_path: Path) -> None:
     codes = {(d.code, d.effect.value) for d in diags}
     assert ("invalid-operation", "skipped") in codes
     assert ("invalid-parameter", "degraded") in codes
+
+
+def test_a_problem_in_a_response_only_definition_is_reported_when_an_output_needs_it(tmp_path: Path) -> None:
+    _, diags = build(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /pets:
+            get:
+              operationId: listPets
+              responses:
+                "200":
+                  description: ok
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}
+        components:
+          schemas:
+            Pet: {type: object, properties: {a: [1, 2]}}
+    """,
+        )
+    )
+    loosened = [d for d in diags if d.code == "schema-loosened"]
+    assert [(d.pointer, d.effect.value) for d in loosened] == [("/components/schemas/Pet/properties/a", "degraded")]
 
 
 def test_a_referenced_parameter_is_converted_once_and_a_broken_one_reported_per_operation(tmp_path: Path) -> None:

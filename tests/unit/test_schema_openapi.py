@@ -133,10 +133,22 @@ def test_circular_references_terminate_in_defs() -> None:
     converter = _converter(comps)
     out = converter.convert({"$ref": "#/components/schemas/Node"}, doc="", pointer="/x", direction=Direction.REQUEST)
     assert out == {"$ref": "#/$defs/Node"}
-    assert converter.definitions().request["Node"] == {
+    assert converter.definitions(report=lambda _: None).request["Node"] == {
         "type": "object",
         "properties": {"next": {"$ref": "#/$defs/Node"}},
     }
+
+
+def test_a_response_definition_converted_late_reports_its_problems_then() -> None:
+    comps = {"Pet": {"type": "object", "properties": {"a": [1, 2]}}}
+    converter = _converter(comps)
+    converter.convert({"$ref": "#/components/schemas/Pet"}, doc="", pointer="/x", direction=Direction.RESPONSE)
+    assert converter.problems == []  # not converted yet: only an output shape may need it
+    late: list[tuple[str, str]] = []
+    defs = converter.definitions(report=late.append)
+    assert defs.response["Pet"] == {"type": "object", "properties": {"a": {}}}
+    assert late == [("/components/schemas/Pet/properties/a", "schema is a list, not an object; any value is accepted")]
+    assert defs.response["Pet"] and len(late) == 1  # converted once, reported once
 
 
 def test_pure_reference_loop_is_a_clear_error() -> None:

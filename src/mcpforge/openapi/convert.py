@@ -19,7 +19,7 @@ queue (never by recursion), so circular and very deep reference graphs terminate
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -139,6 +139,7 @@ class SchemaConverter:
         self._pending_responses: dict[str, Resolved] = {}
         self.problems: list[SchemaProblem] = []
         self._converted: dict[tuple[Direction, str, bytes], JsonSchema] = {}
+        self._report: Callable[[SchemaProblem], None] | None = None
 
     # -- public API -------------------------------------------------------------------------
 
@@ -160,12 +161,14 @@ class SchemaConverter:
             self._converted[key] = result
         return result
 
-    def definitions(self) -> SchemaDefs:
+    def definitions(self, report: Callable[[SchemaProblem], None]) -> SchemaDefs:
         """Request definitions (all converted), and response definitions converted on first lookup.
 
         Response schemas only feed bounded output shapes, so most of a large API's response graph
-        (GitHub: 573 definitions) is never needed.
+        (GitHub: 573 definitions) is never needed. The problems of a definition converted from now
+        on go to ``report`` (those found so far are in :attr:`problems`).
         """
+        self._report = report
         return SchemaDefs(request=dict(self._defs[Direction.REQUEST]), response=_LazyDefinitions(self))
 
     def response_definition(self, name: str) -> JsonSchema:
@@ -173,8 +176,12 @@ class SchemaConverter:
         converted = self._defs[Direction.RESPONSE].get(name)
         if converted is None:
             target = self._pending_responses.pop(name)
+            found = len(self.problems)
             converted = self._convert(target.value, target.doc, target.pointer, Direction.RESPONSE, 0)
             self._defs[Direction.RESPONSE][name] = converted
+            if self._report is not None:
+                for problem in self.problems[found:]:
+                    self._report(problem)
         return converted
 
     def response_names(self) -> list[str]:

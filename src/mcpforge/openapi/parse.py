@@ -16,7 +16,7 @@ from mcpforge.errors import NoOperationsError, RefError
 from mcpforge.openapi import swagger2
 from mcpforge.openapi.bodies import request_body, responses
 from mcpforge.openapi.context import Context, OperationSkipped
-from mcpforge.openapi.convert import SchemaConverter
+from mcpforge.openapi.convert import SchemaConverter, SchemaProblem
 from mcpforge.openapi.load import Document
 from mcpforge.openapi.model import (
     HTTP_METHODS,
@@ -74,8 +74,13 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
             location="/paths",
             hint="mcpforge turns the operations under 'paths' into tools",
         )
-    for pointer, message in converter.problems:
+
+    def loosened(problem: SchemaProblem) -> None:
+        pointer, message = problem
         diags.warn("schema-loosened", message, effect=Effect.DEGRADED, pointer=pointer)
+
+    for problem in converter.problems:
+        loosened(problem)
     tags = _tags(root.get("tags"), diags)
     return ApiModel(
         title=text(info.get("title")) or "API",
@@ -86,7 +91,7 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
         servers=servers,
         operations=tuple(operations),
         security_schemes=schemes,
-        defs=converter.definitions(),
+        defs=converter.definitions(report=loosened),  # output shapes convert more while tools are built
         source_name=document.source_name,
         tags=tags,
     )
