@@ -142,12 +142,15 @@ def _receive(file: BinaryIO) -> tuple[bool, Any]:
     if size == 0:
         raise EOFError("empty result file")
     view = memoryview(mmap.mmap(file.fileno(), size, access=mmap.ACCESS_READ))
-    numbers = [int.from_bytes(view[i : i + _SIZE], "little") for i in range(0, 2 * _SIZE, _SIZE)]
-    payload_size, count = numbers
+
+    def number(index: int) -> int:  # the header's index-th number
+        return int.from_bytes(view[index * _SIZE : (index + 1) * _SIZE], "little")
+
+    payload_size, count = number(0), number(1)
     start = (2 + count) * _SIZE
     if start > size:
         raise EOFError("truncated result file")
-    sizes = [int.from_bytes(view[i : i + _SIZE], "little") for i in range(2 * _SIZE, start, _SIZE)]
+    sizes = [number(2 + i) for i in range(count)]
     if start + payload_size + sum(sizes) != size:
         raise EOFError("truncated result file")
     payload = view[start : start + payload_size]
