@@ -337,3 +337,29 @@ def test_generation_runs_without_the_cyclic_collector_and_restores_it(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_validate_flag_chooses_the_level_on_the_command_line(tmp_path: Path) -> None:
+    spec = write_spec(
+        tmp_path,
+        """
+        openapi: 3.0.3
+        info: {title: t}
+        servers: [{url: "https://api.example.com"}]
+        paths:
+          /a:
+            get:
+              operationId: getA
+              responses: {"200": {summary: no description}}
+        """,
+    )
+    out = str(tmp_path / "out")
+
+    def codes(*flags: str) -> set[str]:
+        code, _, err = run("generate", str(spec), "-o", out, "--force", *flags)
+        assert code == 0, err
+        return {line.split("[", 1)[1].split("]", 1)[0] for line in err.splitlines() if line.startswith("warning[")}
+
+    assert "missing-info" in codes() and "invalid-spec" not in codes()  # basic, the default
+    assert {"missing-info", "invalid-spec"} <= codes("--validate", "full")  # openapi-spec-validator ran
+    assert not {"missing-info", "invalid-spec"} & codes("--validate", "none")

@@ -37,7 +37,12 @@ def _flag(option: OptionInfo) -> Callable[[F], F]:
     if option.kind is bool:
         return click.option(f"{flag}/--no-{option.key}", **extra)
     if issubclass(option.kind, StrEnum):
-        return click.option(flag, type=click.Choice(option.choices), **extra)
+        kind = option.kind  # the option's value is the enum member, as a configuration file gives it
+
+        def member(_: click.Context, __: click.Parameter, value: str | None) -> StrEnum | None:
+            return None if value is None else kind(value)
+
+        return click.option(flag, type=click.Choice(option.choices), callback=member, **extra)
     if option.kind is int:
         return click.option(flag, type=click.IntRange(min=option.minimum, max=option.maximum), **extra)
     return click.option(flag, type=option.kind, **extra)
