@@ -113,6 +113,24 @@ def test_size_budget_cuts_deep_composite_definitions_and_keeps_leaves() -> None:
     }
 
 
+def test_a_list_cut_to_fit_the_budget_stays_a_list_of_anything() -> None:
+    pad = "x" * 400
+    defs: dict[str, Any] = {
+        "A": {"type": "object", "description": pad, "properties": {"tags": {"$ref": "#/$defs/Tags"}}},
+        "Tags": {"type": "array", "description": pad, "items": {"$ref": "#/$defs/Tag"}},
+        "Tag": {"type": "object", "description": pad, "properties": {"n": {"type": "integer"}}},
+    }
+    root = {"type": "object", "properties": {"body": {"$ref": "#/$defs/A"}}}
+    trimmed = bundled(root, defs, max_bytes=500)
+    assert trimmed.omitted == ("Tags",)
+    schema: Any = trimmed.schema
+    assert schema["properties"]["body"]["properties"]["tags"] == {
+        "type": "array",
+        "items": {},  # an array schema without items is rejected by every provider
+        "description": "A Tags (nested fields not listed, to keep the schema small).",
+    }
+
+
 def test_a_shared_index_bundles_every_schema_as_a_fresh_one_would() -> None:
     """Definitions expanded under one plan are reused by the next schema with that plan, and only then."""
     defs: dict[str, Any] = {

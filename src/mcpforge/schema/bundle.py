@@ -204,6 +204,8 @@ def _placeholder(name: str, body: Any) -> dict[str, Any]:
     kind = body.get("type") if isinstance(body, Mapping) else None
     if isinstance(kind, str | list):
         stub["type"] = kind
+        if kind == "array" or (isinstance(kind, list) and "array" in kind):
+            stub["items"] = {}  # any items: providers reject an array schema without them
     elif isinstance(body, Mapping) and "properties" in body:
         stub["type"] = "object"
     label = name.rsplit(".", 1)[-1][:60]
