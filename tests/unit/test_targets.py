@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 
 from mcpforge.targets.anthropic import anthropic_strict_schema
 from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
+from mcpforge.targets.lint import lint_manifest
 from mcpforge.targets.openai import openai_parameters
 from mcpforge.targets.openai_strict import NotStrict, strict_schema
 
@@ -40,6 +41,26 @@ def test_2_free_form_object_is_not_narrowed() -> None:
         strict_schema({"type": "object"})
     (chat,), notes = to_openai_chat([tool({"type": "object"})], strict=True)
     assert chat["function"]["strict"] is False and "free-form" in notes[0]
+
+
+def test_the_null_an_optional_enum_gains_counts_toward_the_enum_limit() -> None:
+    def schema(required: list[str]) -> dict[str, Any]:
+        sizes = {"a": list(range(600)), "b": list(range(398))}  # 998 values, 1,000 with two nulls
+        return {
+            "type": "object",
+            "properties": {name: {"type": "integer", "enum": values} for name, values in sizes.items()},
+            "required": required,
+        }
+
+    assert strict_schema(schema(["a"]))["properties"]["b"]["enum"][-1] is None  # 999 values: strict
+    assert strict_schema(schema([]))["properties"]["a"]["enum"][-1] is None  # 1,000: still strict
+    schema_over = schema([])
+    schema_over["properties"]["c"] = {"type": "integer", "enum": [7]}  # 1,002 with three nulls
+    with pytest.raises(NotStrict, match="more than 1000 enum values"):
+        strict_schema(schema_over)
+    (chat,), _ = to_openai_chat([tool(schema_over)], strict=True)
+    assert chat["function"]["strict"] is False
+    assert not [f for f in lint_manifest([chat], "openai-chat") if f.code == "strict-limit"]
 
 
 def test_3_optional_default_becomes_nullable_and_described() -> None:

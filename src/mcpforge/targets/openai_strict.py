@@ -84,6 +84,11 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def _enum_values(schema: dict[str, Any]) -> int:
+    enum = schema.get("enum")
+    return len(enum) if isinstance(enum, list) else 0
+
+
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` that also accepts ``null`` (how strict mode expresses "optional")."""
     kind = schema.get("type")
@@ -250,7 +255,13 @@ class _Strictifier:
             self.properties += 1
             self.string_budget += len(name)
             value = self.node(sub, (*path, "properties", name), depth + 1)
-            converted[name] = value if name in required else _nullable(value)
+            if name not in required:
+                before = _enum_values(value)
+                nullable = _nullable(value)
+                if nullable is value:  # changed in place: a null that joins its enum counts toward the limit
+                    self.enum_values += _enum_values(value) - before
+                value = nullable
+            converted[name] = value
         node["properties"] = converted
         node["required"] = list(converted)
         node["additionalProperties"] = False
