@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,3 +76,24 @@ def test_output_is_the_same_with_and_without_the_forked_worker(monkeypatch: pyte
         assert [(f.path, f.data) for f in forked.files] == [(f.path, f.data) for f in alone.files]
         assert forked.diagnostics == alone.diagnostics
         assert forked.strict_capable == alone.strict_capable > 0
+
+
+def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of memory, the kernel kills the worker: the run still ends with the same files, and says so."""
+    monkeypatch.setattr(pipeline, "FORK_MIN_TOOLS", 1)
+    made_here = pipeline._openai_encoded
+    parent = os.getpid()
+
+    def killed_in_the_worker(toolset: Any) -> Any:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return made_here(toolset)
+
+    monkeypatch.setattr(pipeline, "_openai_encoded", killed_in_the_worker)
+    options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")
+    survived = pipeline.generate(options, parallel=True)
+    alone = pipeline.generate(options, parallel=False)
+    assert [(f.path, f.data) for f in survived.files] == [(f.path, f.data) for f in alone.files]
+    notes = [d for d in survived.diagnostics if d.code == "worker-failed"]
+    assert len(notes) == 1 and "killed by SIGKILL" in notes[0].message
+    assert [d for d in survived.diagnostics if d.code != "worker-failed"] == list(alone.diagnostics)

@@ -31,7 +31,7 @@ from mcpforge.targets.openai import with_parameters
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
-from mcpforge.worker import worker
+from mcpforge.worker import WorkerError, worker
 
 __all__ = [
     "FORK_MIN_TOOLS",
@@ -283,7 +283,11 @@ def generate(
             manifest_file("manifests/mcp-tools.json", encoded_mcp),
         ]
         del encoded_mcp  # joined into the manifest and tools.json: each tool's bytes can go
-        openai_part = openai.result()
+        try:
+            openai_part = openai.result()
+        except WorkerError as exc:  # killed (out of memory?) before it finished: the same work, here
+            diags.info("worker-failed", f"{exc}; the OpenAI manifests were made in this process instead")
+            openai_part = _openai_encoded(toolset)
     for part in (openai_part, others_part):
         diags.extend(part.diagnostics)
         files.extend(
