@@ -166,3 +166,41 @@ def test_argument_description_max_reaches_descriptions_inside_schemas(tmp_path: 
     schema: Any = built.toolset.tools[0].input_schema
     assert len(schema["properties"]["q"]["description"]) <= 40
     assert len(schema["properties"]["body"]["properties"]["x"]["description"]) <= 40
+
+
+def test_a_parameter_repeated_across_operations_is_one_argument_object(tmp_path: Path) -> None:
+    """Every later stage memoizes by identity, so a repeated argument is converted and checked once."""
+    toolset, diags = build(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get:
+              operationId: getA
+              parameters:
+                - {name: $top, in: query, description: How many., schema: {type: integer, minimum: 1}}
+              responses: {"200": {description: ok}}
+          /b:
+            get:
+              operationId: getB
+              parameters:
+                - {name: $top, in: query, description: How many., schema: {type: integer, minimum: 1}}
+                - {name: $skip, in: query, schema: {type: integer, minimum: 1}}
+              responses: {"200": {description: ok}}
+    """,
+        )
+    )
+    a, b = tool(toolset, "getA"), tool(toolset, "getB")
+    assert a.input_schema["properties"]["top"] is b.input_schema["properties"]["top"]
+    assert a.input_schema["properties"]["top"] == {
+        "type": "integer",
+        "minimum": 1,
+        "description": "How many. (query parameter '$top')",
+    }
+    assert b.input_schema["properties"]["skip"]["description"] == "The query parameter '$skip'."
+    assert a.bindings[0] is b.bindings[0] and a.bindings[0].wire_name == "$top"
+    renamed = [d.operation for d in diags if d.code == "argument-renamed"]
+    assert renamed == ["GET /a (getA)", "GET /b (getB)", "GET /b (getB)"]  # each operation still says so
