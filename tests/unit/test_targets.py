@@ -16,7 +16,7 @@ from mcpforge.targets.anthropic import anthropic_strict_schema
 from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
 from mcpforge.targets.lint import lint_manifest
 from mcpforge.targets.openai import openai_parameters
-from mcpforge.targets.openai_strict import NotStrict, strict_schema
+from mcpforge.targets.openai_strict import NotStrict, Strictified, strict_schema
 
 CHAT = TypeAdapter(ChatCompletionFunctionToolParam)
 RESPONSES = TypeAdapter(FunctionToolParam)
@@ -61,6 +61,20 @@ def test_the_null_an_optional_enum_gains_counts_toward_the_enum_limit() -> None:
     (chat,), _ = to_openai_chat([tool(schema_over)], strict=True)
     assert chat["function"]["strict"] is False
     assert not [f for f in lint_manifest([chat], "openai-chat") if f.code == "strict-limit"]
+
+
+def test_strict_conversion_is_shared_between_tools_and_still_counts_every_use() -> None:
+    many: dict[str, Any] = {"type": "integer", "enum": list(range(600))}  # one object, used twice
+    memo: Strictified = {}
+    first = strict_schema({"type": "object", "properties": {"a": many}, "required": ["a"]}, memo)
+    second = strict_schema({"type": "object", "properties": {"b": many}, "required": ["b"]}, memo)
+    assert first["properties"]["a"] is second["properties"]["b"]  # converted once
+    assert many == {"type": "integer", "enum": list(range(600))}  # and the input untouched
+    both = {"type": "object", "properties": {"a": many, "b": many}, "required": ["a", "b"]}
+    with pytest.raises(NotStrict, match="more than 1000 enum values"):  # 1,200: a shared use counts again
+        strict_schema(both, memo)
+    optional = strict_schema({"type": "object", "properties": {"a": many}}, memo)["properties"]["a"]
+    assert optional["enum"][-1] is None and None not in first["properties"]["a"]["enum"]  # shared, not changed
 
 
 def test_3_optional_default_becomes_nullable_and_described() -> None:

@@ -12,6 +12,7 @@ from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.convert import to_anthropic, to_gemini
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.targets.openai import Scrubbed, chat_tool_pair, flat_tool
+from mcpforge.targets.openai_strict import Strictified
 
 __all__ = [
     "OPENAI_MANIFESTS",
@@ -45,8 +46,9 @@ def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[M
     chat_strict: list[dict[str, Any]] = []
     notes = 0
     memo: Scrubbed = {}
+    strict_memo: Strictified = {}
     for tool in tools:
-        plain, strict, why = chat_tool_pair(tool, memo)
+        plain, strict, why = chat_tool_pair(tool, memo, strict_memo)
         chat.append(plain)
         chat_strict.append(strict)
         if why:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from mcpforge.targets.openai_strict import NotStrict, has_lookaround, strict_schema
+from mcpforge.targets.openai_strict import NotStrict, Strictified, has_lookaround, strict_schema
 from mcpforge.targets.roots import fold_root
 
 __all__ = [
@@ -97,15 +97,16 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
 
 
 def chat_tool_pair(
-    tool: Mapping[str, Any], memo: Scrubbed | None = None
+    tool: Mapping[str, Any], memo: Scrubbed | None = None, strict_memo: Strictified | None = None
 ) -> tuple[dict[str, Any], dict[str, Any], str | None]:
     """The plain and the strict Chat tool of one MCP tool, sharing one conversion; and why not strict.
 
-    ``memo`` (see :func:`openai_parameters`) is shared by the tools of one manifest.
+    ``memo`` (see :func:`openai_parameters`) and ``strict_memo`` (see :func:`strict_schema`) are
+    shared by the tools of one manifest.
     """
     params, _, _ = _parameters(tool, False, memo)
     try:
-        return _chat(tool, params, False), _chat(tool, strict_schema(params), True), None
+        return _chat(tool, params, False), _chat(tool, strict_schema(params, strict_memo), True), None
     except NotStrict as exc:
         return _chat(tool, params, False), _chat(tool, params, False), str(exc)
 

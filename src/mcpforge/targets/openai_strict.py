@@ -18,7 +18,7 @@ from typing import Any
 
 from mcpforge.runtime.defs import REF_PREFIX
 
-__all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "has_lookaround", "strict_schema"]
+__all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "Strictified", "has_lookaround", "strict_schema"]
 
 ALLOWED_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 _KEEP = frozenset(
@@ -89,8 +89,12 @@ def _enum_values(schema: dict[str, Any]) -> int:
     return len(enum) if isinstance(enum, list) else 0
 
 
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` that also accepts ``null`` (how strict mode expresses "optional")."""
+def _nullable(converted: dict[str, Any]) -> dict[str, Any]:
+    """``converted`` that also accepts ``null`` (how strict mode expresses "optional"); a new schema.
+
+    Converted schemas are shared between tools (see :class:`Strictified`): never changed in place.
+    """
+    schema = dict(converted)
     kind = schema.get("type")
     if "$ref" in schema or (kind is None and "anyOf" not in schema):
         annotations: dict[str, Any] = {k: schema.pop(k) for k in ("description", "title") if k in schema}
@@ -109,14 +113,26 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+# Converted subschemas, by identity and depth: (id, depth) -> (subschema, result, what it adds to the
+# size limits), the subschema kept so that its id stays its own. Only subschemas without a $ref are
+# kept: converting one depends on nothing but itself (a reference depends on the tool's $defs).
+Strictified = dict[tuple[int, int], tuple[Any, dict[str, Any], tuple[int, int, int]]]
+
+
 class _Strictifier:
-    def __init__(self, defs: Mapping[str, Any]) -> None:
+    def __init__(self, defs: Mapping[str, Any], memo: Strictified) -> None:
         self.defs = defs
+        self.memo = memo
         self.out_defs: dict[str, Any] = {}
         self.inlining: list[str] = []
+        self.references = 0  # $refs met so far
         self.properties = 0
         self.enum_values = 0
         self.string_budget = 0
+
+    def counts(self) -> tuple[int, int, int]:
+        """What the schema converted so far adds to the size limits."""
+        return self.properties, self.enum_values, self.string_budget
 
     def definition(self, name: str, path: tuple[str, ...]) -> None:
         if name in self.out_defs:
@@ -130,6 +146,7 @@ class _Strictifier:
     def inline(self, node: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
         """A ``$ref`` with siblings: the target merged with the siblings (siblings win)."""
         while "$ref" in node:
+            self.references += 1
             ref = node["$ref"]
             if not isinstance(ref, str) or not ref.startswith(REF_PREFIX):
                 raise NotStrict(f"unsupported reference {ref!r}", path)
@@ -169,12 +186,26 @@ class _Strictifier:
         return merged
 
     def node(self, schema: Any, path: tuple[str, ...], depth: int) -> dict[str, Any]:
+        key = (id(schema), depth)
+        done = self.memo.get(key)
+        if done is not None:  # the tools of a manifest share subschemas: each is converted once
+            _, converted, (properties, enum_values, string_budget) = done
+            self.properties += properties
+            self.enum_values += enum_values
+            self.string_budget += string_budget
+            return converted
+        references, before = self.references, self.counts()
         # Definitions inlined while converting this node stay "in progress" for its subtree only.
         mark = len(self.inlining)
         try:
-            return self._node(schema, path, depth)
+            converted = self._node(schema, path, depth)
         finally:
             del self.inlining[mark:]
+        if self.references == references:
+            properties, enum_values, string_budget = self.counts()
+            added = (properties - before[0], enum_values - before[1], string_budget - before[2])
+            self.memo[key] = (schema, converted, added)
+        return converted
 
     def _node(self, schema: Any, path: tuple[str, ...], depth: int) -> dict[str, Any]:
         if depth > _MAX_DEPTH:
@@ -185,6 +216,7 @@ class _Strictifier:
             raise NotStrict("a schema that accepts nothing", path)
         node = dict(schema)
         if "$ref" in node:
+            self.references += 1
             if len(node) == 1:
                 ref = node["$ref"]
                 if not isinstance(ref, str) or not ref.startswith(REF_PREFIX):
@@ -256,10 +288,9 @@ class _Strictifier:
             self.string_budget += len(name)
             value = self.node(sub, (*path, "properties", name), depth + 1)
             if name not in required:
-                before = _enum_values(value)
                 nullable = _nullable(value)
-                if nullable is value:  # changed in place: a null that joins its enum counts toward the limit
-                    self.enum_values += _enum_values(value) - before
+                if "enum" in nullable:  # the null that joins an enum counts toward the limit
+                    self.enum_values += _enum_values(nullable) - _enum_values(value)
                 value = nullable
             converted[name] = value
         node["properties"] = converted
@@ -294,13 +325,17 @@ class _Strictifier:
             notes.append(f"pattern: {node.pop('pattern')}")
 
 
-def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A strict-mode version of an object ``schema`` (never mutated); raises :class:`NotStrict`."""
+def strict_schema(schema: Mapping[str, Any], memo: Strictified | None = None) -> dict[str, Any]:
+    """A strict-mode version of an object ``schema`` (never mutated); raises :class:`NotStrict`.
+
+    ``memo``, shared by the tools of one manifest, converts each subschema they share once; the
+    results are shared too: never mutate them.
+    """
     if schema.get("type") != "object":
         raise NotStrict("the root is not an object", ())
     root = {k: v for k, v in schema.items() if k != "$defs"}
-    worker = _Strictifier(schema.get("$defs") or {})
-    out = worker.node(root, (), 1)  # every node is copied before it is changed: the input is never mutated
+    worker = _Strictifier(schema.get("$defs") or {}, {} if memo is None else memo)
+    out = dict(worker.node(root, (), 1))  # every node is copied before it is changed: the input is never mutated
     if worker.out_defs:
         out["$defs"] = worker.out_defs
     if worker.properties > _MAX_PROPERTIES:
