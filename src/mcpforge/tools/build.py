@@ -119,6 +119,14 @@ class _Builder:
         self.argument_schemas: dict[tuple[int, str | None, bool], tuple[JsonSchema, JsonSchema]] = {}
         self.bindings: dict[tuple[Any, ...], ArgumentBinding] = {}
 
+    def described(self, schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
+        """``schema`` with an argument's own description: one object per distinct pair (see ``argument_schemas``)."""
+        key = (id(schema), description, deprecated)
+        found = self.argument_schemas.get(key)
+        if found is None:  # the schema is kept with its result: its id stays its own
+            found = self.argument_schemas[key] = (schema, _with_description(schema, description, deprecated=deprecated))
+        return found[1]
+
     def choose_body(self, body: RequestBody) -> MediaContent:
         ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[media_kind(p[1].content_type)], p[0]))
         return ranked[0][1]
@@ -154,7 +162,7 @@ class _Builder:
                 pointer=body.pointer,
             )
         if description:
-            schema = _with_description(schema, clean(description, self.options.argument_description_max))
+            schema = self.described(schema, clean(description, self.options.argument_description_max))
         binding = ArgumentBinding(
             arg="body",
             location="body",
@@ -180,13 +188,7 @@ class _Builder:
                 operation=op.label,
                 pointer=param.pointer,
             )
-        key = (id(param.schema), description, param.deprecated)
-        found = self.argument_schemas.get(key)
-        if found is None:  # the parameter's schema is kept with it: its id stays its own
-            found = self.argument_schemas[key] = (
-                param.schema,
-                _with_description(param.schema, description, deprecated=param.deprecated),
-            )
+        schema = self.described(param.schema, description, deprecated=param.deprecated)
         wire = (name, param.location, param.name, param.required, param.style, param.explode, param.allow_reserved)
         binding = self.bindings.get((*wire, param.content_type))
         if binding is None:
@@ -200,7 +202,7 @@ class _Builder:
                 allow_reserved=param.allow_reserved,
                 content_type=param.content_type,
             )
-        return name, found[1], binding
+        return name, schema, binding
 
     def input_schema(
         self, op: Operation, *, selectable: bool
