@@ -177,6 +177,39 @@ def test_a_problem_in_a_response_only_definition_is_reported_when_an_output_need
     assert [(d.pointer, d.effect.value) for d in loosened] == [("/components/schemas/Pet/properties/a", "degraded")]
 
 
+def test_a_referenced_response_is_read_once_for_every_operation(tmp_path: Path) -> None:
+    api, _ = parse(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get:
+              operationId: getA
+              responses: {"200": {description: ok}, "404": {$ref: "#/components/responses/Missing"}}
+          /b:
+            get:
+              operationId: getB
+              responses: {"200": {description: ok}, "404": {$ref: "#/components/responses/Missing"}}
+            delete:
+              operationId: deleteB
+              responses: {"410": {$ref: "#/components/responses/Missing"}}
+        components:
+          responses:
+            Missing:
+              description: Not here.
+              content: {application/json: {schema: {type: object}}}
+    """,
+        )
+    )
+    a, b, gone = (op.responses for op in api.operations)
+    assert a[1] is b[1] and a[1].status == "404" and a[1].description == "Not here."
+    assert a[0] is not b[0]  # written inline: each its own
+    assert gone[0].status == "410" and gone[0] is not a[1]  # another status: its own response
+
+
 def test_a_referenced_parameter_is_converted_once_and_a_broken_one_reported_per_operation(tmp_path: Path) -> None:
     spec = write_spec(
         tmp_path,

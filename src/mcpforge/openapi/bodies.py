@@ -154,6 +154,11 @@ def responses(ctx: Context, raw: Any, pointer: str, produces: list[str]) -> tupl
         if not isinstance(resolved, dict):
             continue
         status_text = str(status)
+        key = (status_text, doc, target, tuple(produces))
+        shared = ctx.shared_responses.get(key) if target != at else None
+        if shared is not None:  # a referenced response reads the same for every operation
+            result.append(shared)
+            continue
         success = status_text.startswith("2")
         contents: list[MediaContent] = []
         if ctx.swagger and "schema" in resolved:
@@ -168,9 +173,10 @@ def responses(ctx: Context, raw: Any, pointer: str, produces: list[str]) -> tupl
                 media_at = join_pointer(target, "content", media_type)
                 media, mdoc, media_at = ctx.follow(raw_media, media_at, doc)
                 contents.append(_response_content(ctx, str(media_type), media, mdoc, media_at, wanted=success))
-        result.append(
-            Response(status=status_text, description=text(resolved.get("description")), contents=tuple(contents))
-        )
+        response = Response(status=status_text, description=text(resolved.get("description")), contents=tuple(contents))
+        if target != at:
+            ctx.shared_responses[key] = response
+        result.append(response)
     return tuple(result)
 
 
