@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcpforge.schema.bundle import DefinitionIndex
+from mcpforge.schema.bundle import DefinitionIndex, referenced_names
 from mcpforge.schema.bundle import bundle as bundled
 from mcpforge.schema.shape import Shaper, shape
 
@@ -129,6 +129,22 @@ def test_a_list_cut_to_fit_the_budget_stays_a_list_of_anything() -> None:
         "items": {},  # an array schema without items is rejected by every provider
         "description": "A Tags (nested fields not listed, to keep the schema small).",
     }
+
+
+def test_a_roots_references_are_found_in_the_walks_order_each_property_walked_once() -> None:
+    defs: dict[str, Any] = {name: {"type": "object"} for name in ("A", "B", "C")}
+    a = {"$ref": "#/$defs/A", "description": "an A"}
+    b = {"type": "array", "items": [{"$ref": "#/$defs/B"}, {"$ref": "#/$defs/C"}]}
+    index = DefinitionIndex(defs)
+    roots: list[Any] = [
+        {"type": "object", "properties": {"a": a, "b": b, "n": True}, "required": ["a"]},
+        {"type": "object", "properties": {"b": b, "a": a}},
+        {"type": "object", "properties": {"a": a}, "allOf": [{"$ref": "#/$defs/C"}]},  # not only properties
+        {"$ref": "#/$defs/A", "properties": {"b": b}},
+    ]
+    for root in roots:
+        assert index.root_refs(root) == referenced_names(root, defs)
+    assert index.root_refs(roots[0]) == [("C", False), ("B", False), ("A", False)]  # a stack: last first
 
 
 def test_a_shared_index_bundles_every_schema_as_a_fresh_one_would() -> None:

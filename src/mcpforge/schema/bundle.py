@@ -83,6 +83,13 @@ def referenced_names(schema: Any, defs: Mapping[str, Any] | None = None) -> list
     return found
 
 
+def _flat(value: Any) -> bool:
+    """Whether ``value`` holds no object (a scalar, or a list of scalars such as ``required``)."""
+    if isinstance(value, list):
+        return not any(isinstance(v, dict | list) for v in value)
+    return not isinstance(value, dict)
+
+
 def _recursive(graph: Mapping[str, list[str]]) -> set[str]:
     """Names on a cycle (Tarjan's strongly connected components, iterative)."""
     index: dict[str, int] = {}
@@ -139,6 +146,25 @@ class DefinitionIndex:
     # How a schema is bundled depends only on its own references (and the budget): schemas with the
     # same body share one plan (Graph: 521 plans for 3,330 schemas that reach definitions).
     plans: dict[tuple[tuple[tuple[str, bool], ...], int | None], _Plan] = field(default_factory=dict)
+    _property_refs: dict[int, tuple[Any, list[tuple[str, bool]]]] = field(default_factory=dict)
+
+    def root_refs(self, schema: Any) -> list[tuple[str, bool]]:
+        """What :func:`referenced_names` finds in ``schema``, each of its properties walked once per index.
+
+        Tools repeat their arguments as one object each (Graph: 11,000 input schemas, 2,600
+        distinct arguments; 8,000 of the schemas reach no definition at all).
+        """
+        props = schema.get("properties") if isinstance(schema, dict) and "$ref" not in schema else None
+        if not isinstance(props, dict) or not all(_flat(v) for k, v in schema.items() if k != "properties"):
+            return referenced_names(schema, self.defs)
+        found: list[tuple[str, bool]] = []
+        for sub in reversed(props.values()):  # the order referenced_names takes them in (a stack)
+            if isinstance(sub, dict | list):
+                known = self._property_refs.get(id(sub))
+                if known is None:  # the property is kept with its references: its id stays its own
+                    known = self._property_refs[id(sub)] = (sub, referenced_names(sub, self.defs))
+                found.extend(known[1])
+        return found
 
     def refs(self, name: str) -> list[tuple[str, bool]]:
         """The references inside definition ``name`` (see :func:`referenced_names`)."""
@@ -271,7 +297,7 @@ def bundle(
     """
     index = defs if isinstance(defs, DefinitionIndex) else DefinitionIndex(defs)
     table = index.defs
-    roots = referenced_names(schema, table)
+    roots = index.root_refs(schema)
     key = (tuple(roots), max_bytes)
     plan = index.plans.get(key)
     if plan is None:
