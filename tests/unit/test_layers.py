@@ -1,6 +1,6 @@
 """The pipeline's structure: every import points forward, and the runtime stands alone.
 
-Layers, first to last: foundation modules (errors, diagnostics, text, naming, options, interrupts, worker) and the
+Layers, first to last: foundation modules (errors, diagnostics, text, naming, options, interrupts, worker, memo) and the
 runtime (a leaf: it imports nothing of mcpforge); schema; openapi; tools; targets; render; the
 pipeline and configuration; client; cli. A module may import its own layer and earlier ones.
 """
@@ -14,7 +14,7 @@ from conftest import ROOT
 
 SRC = ROOT / "src" / "mcpforge"
 LAYERS = [
-    {"mcpforge", "errors", "diagnostics", "text", "naming", "options", "interrupts", "worker", "runtime"},
+    {"mcpforge", "errors", "diagnostics", "text", "naming", "options", "interrupts", "worker", "memo", "runtime"},
     {"schema"},
     {"openapi"},
     {"tools"},

@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 from mcpforge.targets.anthropic import anthropic_strict_schema
 from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
 from mcpforge.targets.lint import lint_manifest
-from mcpforge.targets.openai import openai_parameters
+from mcpforge.targets.openai import Scrubbed, openai_parameters
 from mcpforge.targets.openai_strict import NotStrict, Strictified, strict_schema
 
 CHAT = TypeAdapter(ChatCompletionFunctionToolParam)
@@ -65,7 +65,7 @@ def test_the_null_an_optional_enum_gains_counts_toward_the_enum_limit() -> None:
 
 def test_strict_conversion_is_shared_between_tools_and_still_counts_every_use() -> None:
     many: dict[str, Any] = {"type": "integer", "enum": list(range(600))}  # one object, used twice
-    memo: Strictified = {}
+    memo = Strictified()
     first = strict_schema({"type": "object", "properties": {"a": many}, "required": ["a"]}, memo)
     second = strict_schema({"type": "object", "properties": {"b": many}, "required": ["b"]}, memo)
     assert first["properties"]["a"] is second["properties"]["b"]  # converted once
@@ -281,7 +281,7 @@ def test_scrubbing_a_subschema_shared_by_tools_once_gives_what_scrubbing_each_gi
         {"type": "object", "properties": {"a": shared, "u": untouched}},
         {"type": "object", "properties": {"b": shared, "u": untouched}, "default": {}},
     ]
-    memo: dict[int, tuple[Any, Any]] = {}
+    memo = Scrubbed()
     together = [openai_parameters(s, memo) for s in schemas]
     assert together == [openai_parameters(copy.deepcopy(s)) for s in schemas]
     assert together[0]["properties"]["a"] is together[1]["properties"]["b"]  # scrubbed once, shared

@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 
+from mcpforge.memo import IdentityMemo
+
 __all__ = [
     "RenderedFile",
     "SharedParts",
@@ -104,20 +106,15 @@ def encode_each(items: Sequence[Any]) -> list[bytes]:
 
 
 class SharedParts:
-    """Each part (by identity) encoded once and reused as an :class:`orjson.Fragment`.
-
-    A part is kept alive here, so its ``id`` cannot be reused by another object meanwhile.
-    """
+    """Each part (by identity) encoded once and reused as an :class:`orjson.Fragment`."""
 
     def __init__(self) -> None:
-        self._done: dict[int, tuple[Any, orjson.Fragment]] = {}
+        self._done = IdentityMemo[orjson.Fragment]()
 
     def __call__(self, part: Any) -> orjson.Fragment:
         """``part`` encoded (once)."""
-        found = self._done.get(id(part))
-        if found is None:
-            found = self._done[id(part)] = (part, orjson.Fragment(encode_each([part])[0]))
-        return found[1]
+        found = self._done.get(part)
+        return found if found is not None else self._done.put(part, orjson.Fragment(encode_each([part])[0]))
 
 
 def manifest_file(path: str, encoded: Iterable[bytes]) -> RenderedFile:

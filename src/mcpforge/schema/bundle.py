@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import ref_name
 from mcpforge.schema import JsonSchema
 
@@ -146,7 +147,7 @@ class DefinitionIndex:
     # How a schema is bundled depends only on its own references (and the budget): schemas with the
     # same body share one plan (Graph: 521 plans for 3,330 schemas that reach definitions).
     plans: dict[tuple[tuple[tuple[str, bool], ...], int | None], _Plan] = field(default_factory=dict)
-    _property_refs: dict[int, tuple[Any, list[tuple[str, bool]]]] = field(default_factory=dict)
+    _property_refs: IdentityMemo[list[tuple[str, bool]]] = field(default_factory=IdentityMemo)
 
     def root_refs(self, schema: Any) -> list[tuple[str, bool]]:
         """What :func:`referenced_names` finds in ``schema``, each of its properties walked once per index.
@@ -160,10 +161,10 @@ class DefinitionIndex:
         found: list[tuple[str, bool]] = []
         for sub in reversed(props.values()):  # the order referenced_names takes them in (a stack)
             if isinstance(sub, dict | list):
-                known = self._property_refs.get(id(sub))
-                if known is None:  # the property is kept with its references: its id stays its own
-                    known = self._property_refs[id(sub)] = (sub, referenced_names(sub, self.defs))
-                found.extend(known[1])
+                known = self._property_refs.get(sub)
+                if known is None:
+                    known = self._property_refs.put(sub, referenced_names(sub, self.defs))
+                found.extend(known)
         return found
 
     def refs(self, name: str) -> list[tuple[str, bool]]:

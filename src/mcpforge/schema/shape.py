@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import deref
 from mcpforge.schema import JsonSchema
 
@@ -26,7 +27,7 @@ class Shaper:
 
     def __init__(self, defs: Mapping[str, JsonSchema]) -> None:
         self.defs = defs
-        self._memo: dict[tuple[int, int, int], tuple[Any, JsonSchema]] = {}  # the schema kept: its id stays its own
+        self._memo = IdentityMemo[JsonSchema]()
 
     def shape(self, schema: JsonSchema, depth: int, hops: int = 12) -> JsonSchema:
         """The loosened shape of ``schema``, showing the properties of ``depth`` levels of objects.
@@ -37,11 +38,8 @@ class Shaper:
         node = deref(schema, self.defs)  # references to one definition: one shape
         if not isinstance(node, dict):
             return node if isinstance(node, bool) else {}
-        key = (id(node), depth, hops)
-        found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = (node, self._shape(node, depth, hops))
-        return found[1]
+        found = self._memo.get(node, depth, hops)
+        return found if found is not None else self._memo.put(node, self._shape(node, depth, hops), depth, hops)
 
     def _shape(self, node: dict[str, Any], depth: int, hops: int) -> JsonSchema:
         out: dict[str, Any] = {}

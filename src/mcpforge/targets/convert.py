@@ -97,7 +97,7 @@ def to_anthropic(tools: Sequence[Mapping[str, Any]], *, strict: bool = False) ->
 
 def to_gemini(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Gemini function declarations (``parametersJsonSchema``)."""
-    memo: Converted = {}
+    memo = Converted()
     return [gemini_declaration(tool, memo) for tool in _named(tools, "gemini")[0]]
 
 
@@ -110,7 +110,7 @@ def convert_tools(tools: Sequence[Mapping[str, Any]], fmt: str, *, strict: bool 
     if fmt == "mcp":
         return Conversion([dict(tool) for tool in named], [], warnings, renamed)
     if fmt == "gemini":
-        memo: Converted = {}
+        memo = Converted()
         return Conversion([gemini_declaration(tool, memo) for tool in named], [], warnings, renamed)
     convert = {"openai-chat": chat_tool, "openai-responses": responses_tool, "anthropic": anthropic_tool}[fmt]
     converted, notes = _each(named, convert, strict, fmt)  # names already valid: no rename notes again

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import REF_PREFIX
 
 __all__ = ["Converted", "gemini_declaration", "gemini_schema"]
@@ -37,10 +38,9 @@ _SCHEMA_VALUES = frozenset(
 )
 
 
-# Converted subschemas, by identity: id -> (subschema, result), the subschema kept so that its id
-# stays its own. Only subschemas whose conversion inlines no reference are kept: the result of
-# any other depends on the tool's own $defs.
-Converted = dict[int, tuple[Any, Any]]
+# Converted subschemas, by identity. Only those whose conversion inlines no reference are kept: the
+# result of any other depends on the tool's own $defs.
+Converted = IdentityMemo[Any]
 
 
 class _Converter:
@@ -56,13 +56,13 @@ class _Converter:
             return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
         if not isinstance(node, dict):
             return node
-        done = self.memo.get(id(node))
+        done = self.memo.get(node)
         if done is not None:
-            return done[1]
+            return done
         before = self.inlined
         result = self._convert(node, seen)
         if self.inlined == before:  # the tools share their definitions: each is converted once
-            self.memo[id(node)] = (node, result)
+            self.memo.put(node, result)
         return result
 
     def _convert(self, node: dict[str, Any], seen: tuple[str, ...]) -> Any:
@@ -112,7 +112,7 @@ def gemini_schema(input_schema: Mapping[str, Any], memo: Converted | None = None
 
     ``memo``, shared by the tools of one manifest, converts each subschema they share once.
     """
-    converter = _Converter(input_schema.get("$defs") or {}, {} if memo is None else memo)
+    converter = _Converter(input_schema.get("$defs") or {}, Converted() if memo is None else memo)
     result: dict[str, Any] = dict(converter.convert(input_schema, ()))  # shares unchanged parts
     return result
 

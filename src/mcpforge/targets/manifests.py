@@ -45,8 +45,8 @@ def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[M
     chat: list[dict[str, Any]] = []
     chat_strict: list[dict[str, Any]] = []
     notes = 0
-    memo: Scrubbed = {}
-    strict_memo: Strictified = {}
+    memo = Scrubbed()
+    strict_memo = Strictified()
     for tool in tools:
         plain, strict, why = chat_tool_pair(tool, memo, strict_memo)
         chat.append(plain)

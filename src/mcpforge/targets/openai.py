@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from mcpforge.memo import IdentityMemo
 from mcpforge.targets.openai_strict import NotStrict, Strictified, has_lookaround, strict_schema
 from mcpforge.targets.roots import fold_root
 
@@ -31,16 +32,16 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_TOOLS = 128
 
 
-# A memo of scrubbed subschemas: id -> (subschema, result), the subschema kept so that its id stays its own.
-Scrubbed = dict[int, tuple[Any, Any]]
+# Scrubbed subschemas, by identity.
+Scrubbed = IdentityMemo[Any]
 
 
 def _scrub(node: Any, memo: Scrubbed) -> Any:
     """``node`` without ``default``, ``$schema`` and lookaround patterns; unchanged parts are shared, not copied."""
     if isinstance(node, dict):
-        done = memo.get(id(node))
+        done = memo.get(node)
         if done is not None:
-            return done[1]
+            return done
         out: dict[str, Any] = {}
         changed = False
         for key, value in node.items():
@@ -58,8 +59,7 @@ def _scrub(node: Any, memo: Scrubbed) -> Any:
             changed = changed or new_value is not value
             out[key] = new_value
         result = out if changed else node
-        memo[id(node)] = (node, result)
-        return result
+        return memo.put(node, result)
     if isinstance(node, list):
         items = [_scrub(v, memo) for v in node]
         return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
@@ -73,7 +73,7 @@ def openai_parameters(input_schema: Mapping[str, Any], memo: Scrubbed | None = N
     tools share their definitions: half the nodes).
     """
     # Shares unchanged subschemas: never mutate them.
-    params: dict[str, Any] = dict(_scrub(fold_root(input_schema), {} if memo is None else memo))
+    params: dict[str, Any] = dict(_scrub(fold_root(input_schema), Scrubbed() if memo is None else memo))
     params.setdefault("type", "object")
     params.setdefault("properties", {})
     return params

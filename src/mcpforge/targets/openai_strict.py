@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import REF_PREFIX
 
 __all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "Strictified", "has_lookaround", "strict_schema"]
@@ -113,10 +114,10 @@ def _nullable(converted: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-# Converted subschemas, by identity and depth: (id, depth) -> (subschema, result, what it adds to the
-# size limits), the subschema kept so that its id stays its own. Only subschemas without a $ref are
-# kept: converting one depends on nothing but itself (a reference depends on the tool's $defs).
-Strictified = dict[tuple[int, int], tuple[Any, dict[str, Any], tuple[int, int, int]]]
+# Converted subschemas, by identity and depth: the result and what it adds to the size limits. Only
+# subschemas without a $ref are kept: converting one depends on nothing but itself and its depth
+# (a reference depends on the tool's $defs).
+Strictified = IdentityMemo[tuple[dict[str, Any], tuple[int, int, int]]]
 
 
 class _Strictifier:
@@ -186,10 +187,9 @@ class _Strictifier:
         return merged
 
     def node(self, schema: Any, path: tuple[str, ...], depth: int) -> dict[str, Any]:
-        key = (id(schema), depth)
-        done = self.memo.get(key)
+        done = self.memo.get(schema, depth)
         if done is not None:  # the tools of a manifest share subschemas: each is converted once
-            _, converted, (properties, enum_values, string_budget) = done
+            converted, (properties, enum_values, string_budget) = done
             self.properties += properties
             self.enum_values += enum_values
             self.string_budget += string_budget
@@ -204,7 +204,7 @@ class _Strictifier:
         if self.references == references:
             properties, enum_values, string_budget = self.counts()
             added = (properties - before[0], enum_values - before[1], string_budget - before[2])
-            self.memo[key] = (schema, converted, added)
+            self.memo.put(schema, (converted, added), depth)
         return converted
 
     def _node(self, schema: Any, path: tuple[str, ...], depth: int) -> dict[str, Any]:
@@ -334,7 +334,7 @@ def strict_schema(schema: Mapping[str, Any], memo: Strictified | None = None) ->
     if schema.get("type") != "object":
         raise NotStrict("the root is not an object", ())
     root = {k: v for k, v in schema.items() if k != "$defs"}
-    worker = _Strictifier(schema.get("$defs") or {}, {} if memo is None else memo)
+    worker = _Strictifier(schema.get("$defs") or {}, Strictified() if memo is None else memo)
     out = dict(worker.node(root, (), 1))  # every node is copied before it is changed: the input is never mutated
     if worker.out_defs:
         out["$defs"] = worker.out_defs

@@ -14,6 +14,7 @@ from typing import Any
 
 from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.errors import ConfigError
+from mcpforge.memo import IdentityMemo
 from mcpforge.naming import (
     NameCandidate,
     argument_name,
@@ -116,16 +117,17 @@ class _Builder:
         # One object per distinct argument: operations repeat their parameters (Graph: 48,000
         # arguments, 2,600 distinct), and every later stage memoizes by identity (scrubbing,
         # Gemini, the lint, encoding), so a shared argument is converted and checked once.
-        self.argument_schemas: dict[tuple[int, str | None, bool], tuple[JsonSchema, JsonSchema]] = {}
+        self.argument_schemas = IdentityMemo[JsonSchema]()
         self.bindings: dict[tuple[Any, ...], ArgumentBinding] = {}
 
     def described(self, schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
         """``schema`` with an argument's own description: one object per distinct pair (see ``argument_schemas``)."""
-        key = (id(schema), description, deprecated)
-        found = self.argument_schemas.get(key)
-        if found is None:  # the schema is kept with its result: its id stays its own
-            found = self.argument_schemas[key] = (schema, _with_description(schema, description, deprecated=deprecated))
-        return found[1]
+        found = self.argument_schemas.get(schema, description, deprecated)
+        if found is None:
+            found = self.argument_schemas.put(
+                schema, _with_description(schema, description, deprecated=deprecated), description, deprecated
+            )
+        return found
 
     def choose_body(self, body: RequestBody) -> MediaContent:
         ranked = sorted(enumerate(body.contents), key=lambda p: (_BODY_PREFERENCE[media_kind(p[1].content_type)], p[0]))
