@@ -223,16 +223,12 @@ def _url_reader(limits: LoadLimits) -> Any:
 
 
 def _with_overlays(
-    root: Any,
-    overlays: Sequence[Path],
-    limits: LoadLimits,
-    diags: Diagnostics,
-    digest: Any,
-    applied: list[tuple[str, str]],
-) -> Any:
-    """``root`` with ``overlays`` applied in order; each one's bytes go into ``digest``, its hash into ``applied``."""
+    root: Any, overlays: Sequence[Path], limits: LoadLimits, diags: Diagnostics, digest: Any
+) -> tuple[Any, list[tuple[str, str]]]:
+    """``root`` with ``overlays`` applied in order, and each one's (name, sha256); their bytes go into ``digest``."""
     from mcpforge.openapi.overlay import apply_overlay, load_overlay  # noqa: PLC0415 - most runs have none
 
+    applied = []
     for overlay_path in overlays:
         overlay = load_overlay(
             overlay_path, read=lambda p: parse_text(_read_bytes(p, limits), name=p.name, limits=limits)
@@ -240,7 +236,7 @@ def _with_overlays(
         root = apply_overlay(root, overlay, diags)
         digest.update(b"\0overlay\0" + overlay.raw_bytes)
         applied.append((overlay_path.name, hashlib.sha256(overlay.raw_bytes).hexdigest()))
-    return root
+    return root, applied
 
 
 def load_document(
@@ -268,7 +264,7 @@ def load_document(
     digest = hashlib.sha256(data)
     applied: list[tuple[str, str]] = []
     if overlays:
-        root = _with_overlays(root, overlays, limits, diags if diags is not None else Diagnostics(), digest, applied)
+        root, applied = _with_overlays(root, overlays, limits, diags if diags is not None else Diagnostics(), digest)
     dialect, version, known = detect_dialect(root, name=path.name)
 
     def read_file(file: str) -> Any:
