@@ -84,10 +84,10 @@ def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(mo
     made_here = pipeline._openai_encoded
     parent = os.getpid()
 
-    def killed_in_the_worker(toolset: Any) -> Any:
+    def killed_in_the_worker(toolset: Any, blobs: Any) -> Any:
         if os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
-        return made_here(toolset)
+        return made_here(toolset, blobs)
 
     monkeypatch.setattr(pipeline, "_openai_encoded", killed_in_the_worker)
     options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")

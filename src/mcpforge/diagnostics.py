@@ -65,14 +65,13 @@ class Diagnostics:
     """Collector passed explicitly through the pipeline; keeps insertion order."""
 
     def __init__(self) -> None:
-        self._items: list[Diagnostic] = []
-        self._seen: set[Diagnostic] = set()
+        # A dict keeps insertion order and holds each diagnostic once, for one hash per addition
+        # (Microsoft Graph records 59,000 notes).
+        self._items: dict[Diagnostic, None] = {}
 
     def add(self, diagnostic: Diagnostic) -> None:
-        """Record a diagnostic (exact duplicates are kept once)."""
-        if diagnostic not in self._seen:
-            self._seen.add(diagnostic)
-            self._items.append(diagnostic)
+        """Record a diagnostic (exact duplicates are kept once, where first found)."""
+        self._items[diagnostic] = None
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         """Record several diagnostics."""

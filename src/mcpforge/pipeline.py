@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from pickle import PickleBuffer
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,7 +20,7 @@ from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_refs
 from mcpforge.options import Options, ValidationLevel
-from mcpforge.render.files import RenderedFile, SharedParts, encode_each, encode_manifest, manifest_file
+from mcpforge.render.files import RenderedFile, SharedParts, encode_each, manifest_chunks, manifest_file
 from mcpforge.render.lock import lock_file
 from mcpforge.render.project import render_project
 from mcpforge.targets.budget import Budget, budget_problems, measure
@@ -31,7 +30,7 @@ from mcpforge.targets.openai import with_parameters
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
-from mcpforge.worker import WorkerError, worker
+from mcpforge.worker import Blob, Blobs, WorkerError, worker
 
 __all__ = [
     "FORK_MIN_TOOLS",
@@ -212,32 +211,32 @@ def targets(
 class _Encoded:
     """Provider manifests with each tool encoded, and the diagnostics of making them."""
 
-    manifests: dict[str, PickleBuffer]  # name -> the file's content: out of band when it comes from a worker
+    manifests: dict[str, Blob]  # name -> the file's content
     diagnostics: tuple[Diagnostic, ...]
     strict_capable: int = 0
 
 
-def _encode(manifests: Manifests) -> dict[str, PickleBuffer]:
+def _encode(manifests: Manifests, blobs: Blobs) -> dict[str, Blob]:
     # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. The
     # four OpenAI manifests share each tool's parameters (two forms: plain, strict): encoded once.
     shared = SharedParts()
     return {
-        name: PickleBuffer(encode_manifest(with_parameters(t, shared) for t in manifests.pop(name)))
+        name: blobs.write(manifest_chunks(with_parameters(t, shared) for t in manifests.pop(name)))
         for name in list(manifests)
     }
 
 
-def _openai_encoded(toolset: ToolSet) -> _Encoded:
+def _openai_encoded(toolset: ToolSet, blobs: Blobs) -> _Encoded:
     # The MCP tools made again here (a dict per tool, sharing the schemas) let the worker start
     # before this process has encoded them and measured their budget.
     diags = Diagnostics()
     manifests, strict_capable = openai_manifests(mcp_tools(toolset), diags)
-    return _Encoded(_encode(manifests), diags.freeze(), strict_capable)
+    return _Encoded(_encode(manifests, blobs), diags.freeze(), strict_capable)
 
 
 def _others_encoded(tools: list[dict[str, Any]]) -> _Encoded:
     diags = Diagnostics()
-    return _Encoded(_encode(other_manifests(tools, diags)), diags.freeze())
+    return _Encoded(_encode(other_manifests(tools, diags), Blobs()), diags.freeze())
 
 
 # Below this many tools a forked worker saves less than forking costs.
@@ -287,12 +286,10 @@ def generate(
             openai_part = openai.result()
         except WorkerError as exc:  # killed (out of memory?) before it finished: the same work, here
             diags.info("worker-failed", f"{exc}; the OpenAI manifests were made in this process instead")
-            openai_part = _openai_encoded(toolset)
+            openai_part = _openai_encoded(toolset, Blobs())
     for part in (openai_part, others_part):
         diags.extend(part.diagnostics)
-        files.extend(
-            RenderedFile(f"manifests/{name}.json", memoryview(content)) for name, content in part.manifests.items()
-        )
+        files.extend(RenderedFile(f"manifests/{name}.json", blob.content) for name, blob in part.manifests.items())
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(

@@ -2,17 +2,19 @@
 
 Generation is pure CPU work on data that already sits in memory. A forked child sees that data
 without copying or pickling it, computes, and leaves only its result in an in-memory file that the
-caller maps once the child has ended. Large parts of a result go as :class:`pickle.PickleBuffer`
-(for the provider manifests: their bytes): they are written beside the pickle, not into it, and
-come back as read-only ``memoryview`` slices of the mapped file, never copied into this process.
-Where ``fork`` is missing or fails, or the caller asks not to fork, the computation runs
-in-process when its result is asked for (its buffers then come back as they were made): the
-result is the same either way, so output never depends on which path ran.
+caller maps once the child has ended. Large parts of a result (the provider manifests) are
+written through :class:`Blobs` straight into that file while they are made, never held whole in
+the child's memory; they come back as :class:`Blob` values whose content is a read-only
+``memoryview`` slice of the mapped file, never copied into this process. Where ``fork`` is
+missing or fails, or the caller asks not to fork, the computation runs in-process when its result
+is asked for (its blobs then hold the bytes made): the result is the same either way, so output
+never depends on which path ran.
 """
 
 from __future__ import annotations
 
 import gc
+import io
 import mmap
 import os
 import pickle
@@ -20,11 +22,11 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, BinaryIO, Generic, TypeVar
 
-__all__ = ["Worker", "WorkerError", "can_fork", "worker"]
+__all__ = ["Blob", "Blobs", "Worker", "WorkerError", "can_fork", "worker"]
 
 T = TypeVar("T")
 
@@ -38,11 +40,50 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
-class Worker(Generic[T]):
-    """A computation under way in a forked child, or deferred until :meth:`result` when not forked."""
+class Blob:
+    """Bytes a computation wrote out through :class:`Blobs`: :attr:`content` where its result is read."""
 
-    def __init__(self, work: Callable[[], T], *, fork: bool) -> None:
-        self._work: Callable[[], T] | None = work
+    __slots__ = ("_content", "span")
+
+    def __init__(self, content: bytes | memoryview | None, span: tuple[int, int] | None = None) -> None:
+        self._content = content
+        self.span = span  # (offset, size) in a worker's result file, until the result reaches the caller
+
+    @property
+    def content(self) -> bytes | memoryview:
+        """The bytes (a read-only view of the mapped result when they come from a worker)."""
+        if self._content is None:
+            raise RuntimeError("a blob's content is read where the result arrives, not in the worker")
+        return self._content
+
+
+class Blobs:
+    """Where a computation puts large byte strings: its worker's result file when forked, else memory."""
+
+    def __init__(self, file: BinaryIO | None = None) -> None:
+        self._file = file
+
+    def write(self, chunks: Iterable[bytes]) -> Blob:
+        """``chunks`` joined, written as they come: no joined copy exists in the worker."""
+        if self._file is None:
+            buffer = io.BytesIO()
+            for chunk in chunks:
+                buffer.write(chunk)
+            return Blob(buffer.getvalue())
+        start = self._file.tell()
+        for chunk in chunks:
+            self._file.write(chunk)
+        return Blob(None, (start, self._file.tell() - start))
+
+
+class Worker(Generic[T]):
+    """A computation under way in a forked child, or deferred until :meth:`result` when not forked.
+
+    The computation is given the :class:`Blobs` its large byte strings go through.
+    """
+
+    def __init__(self, work: Callable[[Blobs], T], *, fork: bool) -> None:
+        self._work: Callable[[Blobs], T] | None = work
         self._pid: int | None = None
         self._file: BinaryIO | None = None
         if fork and can_fork():
@@ -76,7 +117,7 @@ class Worker(Generic[T]):
         """The computation's value (waits for the child); its exception is raised here."""
         if self._work is not None:
             work, self._work = self._work, None
-            return work()
+            return work(Blobs())
         if self._file is None:
             raise RuntimeError("the worker's result was already taken")
         file, self._file = self._file, None
@@ -113,56 +154,79 @@ def _describe(status: int) -> str:
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
+# Writes of a few kilobytes each (one tool's JSON): buffered into few system calls.
+_WRITE_BUFFER = 1 << 20
+
+
 def _result_file() -> BinaryIO:
     """An anonymous file in memory where possible (Linux), else an unnamed temporary file."""
     if hasattr(os, "memfd_create"):
         with suppress(OSError):  # no memfd (old kernel, sandbox): a temporary file does the same
-            return os.fdopen(os.memfd_create("mcpforge-worker", os.MFD_CLOEXEC), "w+b")
-    return tempfile.TemporaryFile()
+            return os.fdopen(os.memfd_create("mcpforge-worker", os.MFD_CLOEXEC), "w+b", buffering=_WRITE_BUFFER)
+    return io.BufferedRandom(tempfile.TemporaryFile(buffering=0), _WRITE_BUFFER)
 
 
+# The file: a header (the pickle's offset and size), the blobs, the pickle. The header is written
+# last, over zeros: a child that died before finishing leaves a header that matches no file.
 _SIZE = 8  # bytes of each number in the header
+_HEADER = 2 * _SIZE
+
+
+def _start(stream: BinaryIO) -> Blobs:
+    """Reserve the header: blobs follow it as they are written."""
+    stream.write(bytes(_HEADER))
+    return Blobs(stream)
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: Any) -> Any:
+        """A blob already in the file travels as its place there."""
+        return ("blob", *obj.span) if isinstance(obj, Blob) and obj.span is not None else None
 
 
 def _send(stream: BinaryIO, ok: bool, value: object) -> None:
-    """Write ``(ok, value)``: a header (the pickle's size, each buffer's size), the pickle, the buffers."""
-    buffers: list[pickle.PickleBuffer] = []
-    payload = pickle.dumps((ok, value), protocol=5, buffer_callback=buffers.append)
-    raws = [buffer.raw() for buffer in buffers]
-    sizes = [len(payload), len(raws), *(raw.nbytes for raw in raws)]
-    stream.write(b"".join(size.to_bytes(_SIZE, "little") for size in sizes))
-    stream.write(payload)
-    for raw in raws:  # straight from the worker's memory to the file: no joined copy
-        stream.write(raw)
+    """Write ``(ok, value)`` after the blobs (see :func:`_start`), then the header."""
+    offset = stream.tell()
+    _Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump((ok, value))
+    size = stream.tell() - offset
+    stream.seek(0)
+    stream.write(offset.to_bytes(_SIZE, "little") + size.to_bytes(_SIZE, "little"))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, payload: memoryview, view: memoryview, blobs_end: int) -> None:
+        super().__init__(io.BytesIO(payload))
+        self._view, self._blobs_end = view, blobs_end
+        self._loaded: dict[Any, Blob] = {}  # a blob the result names twice is one object, as pickled objects are
+
+    def persistent_load(self, pid: Any) -> Blob:
+        """A blob: a slice of the mapped file, where :func:`_send` said it is."""
+        found = self._loaded.get(pid)
+        if found is not None:
+            return found
+        kind, offset, size = pid
+        if kind != "blob" or not _HEADER <= offset <= offset + size <= self._blobs_end:
+            raise pickle.UnpicklingError(f"a blob outside the result file: {pid!r}")
+        blob = self._loaded[pid] = Blob(self._view[offset : offset + size])
+        return blob
 
 
 def _receive(file: BinaryIO) -> tuple[bool, Any]:
-    """Read what :func:`_send` wrote, mapping the file: the buffers are slices of it, not copies."""
+    """Read what :func:`_send` wrote, mapping the file: blobs are slices of it, not copies."""
     size = os.fstat(file.fileno()).st_size
-    if size == 0:
-        raise EOFError("empty result file")
+    if size < _HEADER:
+        raise EOFError("truncated result file")
     view = memoryview(mmap.mmap(file.fileno(), size, access=mmap.ACCESS_READ))
-
-    def number(index: int) -> int:  # the header's index-th number
-        return int.from_bytes(view[index * _SIZE : (index + 1) * _SIZE], "little")
-
-    payload_size, count = number(0), number(1)
-    start = (2 + count) * _SIZE
-    if start > size:
+    offset = int.from_bytes(view[:_SIZE], "little")
+    payload_size = int.from_bytes(view[_SIZE:_HEADER], "little")
+    if offset < _HEADER or offset + payload_size != size:
         raise EOFError("truncated result file")
-    sizes = [number(2 + i) for i in range(count)]
-    if start + payload_size + sum(sizes) != size:
-        raise EOFError("truncated result file")
-    payload = view[start : start + payload_size]
-    buffers, offset = [], start + payload_size
-    for length in sizes:
-        buffers.append(view[offset : offset + length])
-        offset += length
-    ok, value = pickle.loads(payload, buffers=buffers)  # noqa: S301 - our own child's output, in our own file
+    # Our own child's output, in our own file.
+    ok, value = _Unpickler(view[offset:], view, offset).load()
     return bool(ok), value
 
 
-def _child(work: Callable[[], object], file: BinaryIO) -> None:
+def _child(work: Callable[[Blobs], object], file: BinaryIO) -> None:
     """Run ``work`` and pickle ``(ok, value)`` into ``file``; never returns."""
     status = 0
     try:
@@ -170,8 +234,9 @@ def _child(work: Callable[[], object], file: BinaryIO) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
         with file as stream:
+            blobs = _start(stream)
             try:
-                value = work()
+                value = work(blobs)
             except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
                 failure: BaseException = exc
                 try:
@@ -190,7 +255,7 @@ def _child(work: Callable[[], object], file: BinaryIO) -> None:
 
 
 @contextmanager
-def worker(work: Callable[[], T], *, fork: bool = True) -> Iterator[Worker[T]]:
+def worker(work: Callable[[Blobs], T], *, fork: bool = True) -> Iterator[Worker[T]]:
     """Start ``work`` (forked when ``fork`` and possible); the child is stopped if the block fails."""
     running = Worker(work, fork=fork)
     try:

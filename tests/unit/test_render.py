@@ -9,7 +9,7 @@ from conftest import FIXTURES
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.options import Options
 from mcpforge.pipeline import build, targets
-from mcpforge.render.files import SharedParts, dump_compact, dump_json, encode_each, encode_manifest, manifest_file
+from mcpforge.render.files import SharedParts, dump_compact, dump_json, encode_each, manifest_chunks, manifest_file
 from mcpforge.render.project import render_project
 from mcpforge.targets.openai import with_parameters
 
@@ -21,11 +21,11 @@ def test_json_matches_stdlib_including_unicode_and_big_ints() -> None:
     assert dump_json(big).decode() == json.dumps(big, indent=2) + "\n"
 
 
-def test_a_manifest_encoded_into_one_buffer_is_the_joined_manifest() -> None:
+def test_a_manifest_made_in_pieces_is_the_joined_manifest() -> None:
     tools: list[Any] = [{"name": "a", "n": 2**70}, {"name": "é", "inputSchema": {"type": "object"}}]
-    assert encode_manifest(iter(tools)) == manifest_file("m.json", encode_each(tools)).data
-    assert json.loads(encode_manifest(tools)) == tools
-    assert encode_manifest([]) == manifest_file("m.json", []).data == b"[]\n"
+    assert b"".join(manifest_chunks(iter(tools))) == manifest_file("m.json", encode_each(tools)).data
+    assert json.loads(b"".join(manifest_chunks(tools))) == tools
+    assert b"".join(manifest_chunks([])) == manifest_file("m.json", []).data == b"[]\n"
     assert manifest_file("m.json", [b'{"a":1}', b'{"b":2}']).data == b'[\n{"a":1},\n{"b":2}\n]\n'  # a tool a line
 
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from mcpforge.worker import Worker, WorkerError, can_fork, worker
+from mcpforge.worker import Blobs, Worker, WorkerError, can_fork, worker
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
 
-def _pid_and_payload() -> tuple[int, bytes]:
+def _pid_and_payload(_: Blobs) -> tuple[int, bytes]:
     return os.getpid(), b"x" * 5_000_000  # large: written in pieces, read back whole
 
 
@@ -34,7 +34,7 @@ def test_forked_work_runs_in_another_process_and_returns_its_value() -> None:
 def test_work_not_forked_runs_here_when_its_result_is_asked_for() -> None:
     calls: list[int] = []
 
-    def work() -> int:
+    def work(_: Blobs) -> int:
         calls.append(os.getpid())
         return 7
 
@@ -46,7 +46,7 @@ def test_work_not_forked_runs_here_when_its_result_is_asked_for() -> None:
 
 @needs_fork
 def test_an_exception_in_the_child_is_raised_in_the_parent() -> None:
-    def fails() -> None:
+    def fails(_: Blobs) -> None:
         raise ValueError("bad value at /paths/~1pets")
 
     with worker(fails) as running, pytest.raises(ValueError, match="/paths/~1pets"):
@@ -64,7 +64,7 @@ class _Unpicklable(Exception):
 
 @needs_fork
 def test_an_exception_that_cannot_be_pickled_comes_back_as_its_traceback_text() -> None:
-    def fails() -> None:
+    def fails(_: Blobs) -> None:
         raise _Unpicklable(threading.Lock())
 
     with worker(fails) as running, pytest.raises(WorkerError, match="cannot travel"):
@@ -73,7 +73,7 @@ def test_an_exception_that_cannot_be_pickled_comes_back_as_its_traceback_text() 
 
 @needs_fork
 def test_a_killed_child_is_reported_with_its_signal() -> None:
-    def dies() -> None:
+    def dies(_: Blobs) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     with worker(dies) as running, pytest.raises(WorkerError, match="SIGKILL"):
@@ -84,7 +84,7 @@ def test_a_killed_child_is_reported_with_its_signal() -> None:
 def test_leaving_the_block_early_stops_the_child(tmp_path: Path) -> None:
     marker = tmp_path / "pid"
 
-    def forever() -> None:
+    def forever(_: Blobs) -> None:
         marker.write_text(str(os.getpid()))
         time.sleep(600)
 
@@ -99,7 +99,7 @@ def test_leaving_the_block_early_stops_the_child(tmp_path: Path) -> None:
 
 
 def test_a_result_is_taken_once() -> None:
-    running = Worker(lambda: 1, fork=False)
+    running = Worker(lambda _: 1, fork=False)
     running.result()
     with pytest.raises(RuntimeError, match="already taken"):
         running.result()
@@ -108,13 +108,13 @@ def test_a_result_is_taken_once() -> None:
 @needs_fork
 def test_the_parents_objects_are_collectable_again_after_the_fork() -> None:
     assert gc.get_freeze_count() == 0
-    with worker(lambda: 1) as running:
+    with worker(lambda _: 1) as running:
         assert gc.get_freeze_count() == 0  # frozen only across the fork itself
         assert running.result() == 1
     gc.freeze()  # a caller that freezes objects for its own reasons keeps them frozen
     try:
         frozen = gc.get_freeze_count()
-        with worker(lambda: 2) as running:
+        with worker(lambda _: 2) as running:
             assert running.result() == 2
         assert gc.get_freeze_count() >= frozen
     finally:
@@ -128,7 +128,7 @@ def test_when_fork_fails_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(os, "fork", no_fork)
     opened = len(os.listdir("/proc/self/fd"))
-    with worker(os.getpid) as running:
+    with worker(lambda _: os.getpid()) as running:
         assert running.result() == os.getpid()
     assert len(os.listdir("/proc/self/fd")) == opened  # the result file was closed
     assert gc.get_freeze_count() == 0
@@ -146,32 +146,61 @@ def test_without_an_in_memory_file_the_result_comes_through_a_temporary_file(mon
     assert payload == b"x" * 5_000_000
 
 
-def _buffers() -> dict[str, Any]:
-    return {"big": pickle.PickleBuffer(b"m" * 3_000_000), "small": pickle.PickleBuffer(b""), "plain": [1, "two"]}
+def _blobs(blobs: Blobs) -> dict[str, Any]:
+    big = blobs.write(b"m" * 1000 for _ in range(3000))
+    return {"big": big, "small": blobs.write([]), "plain": [1, "two"], "again": big}
 
 
 @needs_fork
-def test_buffers_come_back_as_read_only_views_of_the_mapped_result_not_copies() -> None:
-    with worker(_buffers) as running:
+def test_blobs_are_written_in_the_child_and_come_back_as_read_only_views_of_the_mapped_result() -> None:
+    with worker(_blobs) as running:
         value = running.result()
-    assert isinstance(value["big"], memoryview) and value["big"].readonly
-    assert value["big"] == b"m" * 3_000_000 and bytes(value["small"]) == b""
+    big = value["big"].content
+    assert isinstance(big, memoryview) and big.readonly
+    assert big == b"m" * 3_000_000 and bytes(value["small"].content) == b""
     assert value["plain"] == [1, "two"]
+    assert value["again"] is value["big"]  # one blob, however often the result names it
 
 
-def test_not_forked_the_buffers_are_the_ones_made() -> None:
-    value = Worker(_buffers, fork=False).result()
-    assert memoryview(value["big"]) == b"m" * 3_000_000
+def test_not_forked_the_blobs_hold_the_bytes_made() -> None:
+    value = Worker(_blobs, fork=False).result()
+    assert value["big"].content == b"m" * 3_000_000 and value["small"].content == b""
 
 
-@pytest.mark.parametrize("keep", [0, 5, 20, 40, 3_000_000])
-def test_a_result_cut_short_is_reported_not_misread(keep: int) -> None:
-    from mcpforge.worker import _receive, _send
+def test_a_blob_in_the_worker_is_only_a_place_in_its_file() -> None:
+    with tempfile.TemporaryFile() as file, pytest.raises(RuntimeError, match="where the result arrives"):
+        _ = Blobs(file).write([b"abc"]).content
+
+
+def _sent(keep: int | None = None) -> tuple[bool, Any]:
+    """A result sent into a file (as a child sends it), optionally cut to ``keep`` bytes, then received."""
+    from mcpforge.worker import _receive, _send, _start
 
     with tempfile.TemporaryFile() as file:
-        _send(file, True, _buffers())
+        _send(file, True, _blobs(_start(file)))
         file.flush()
-        whole = file.tell()
-        file.truncate(min(keep, whole - 1))
-        with pytest.raises((EOFError, ValueError, pickle.UnpicklingError)):
+        whole = file.seek(0, os.SEEK_END)
+        if keep is not None:
+            file.truncate(min(keep, whole - 1))
+        return _receive(file)
+
+
+def test_a_result_read_back_from_its_file_is_the_one_sent() -> None:
+    ok, value = _sent()
+    assert ok and value["big"].content == b"m" * 3_000_000 and value["plain"] == [1, "two"]
+
+
+@pytest.mark.parametrize("keep", [0, 5, 16, 40, 3_000_000])
+def test_a_result_cut_short_is_reported_not_misread(keep: int) -> None:
+    with pytest.raises((EOFError, ValueError, pickle.UnpicklingError)):
+        _sent(keep)
+
+
+def test_a_child_that_died_before_sending_leaves_no_result_to_misread() -> None:
+    from mcpforge.worker import _receive, _start
+
+    with tempfile.TemporaryFile() as file:
+        _start(file).write([b"half a manifest"])  # blobs written, then killed: no pickle, no header
+        file.flush()
+        with pytest.raises(EOFError):
             _receive(file)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -208,6 +210,25 @@ def _read_bytes(path: Path, limits: LoadLimits) -> bytes:
         raise SpecReadError(f"cannot read {path}: {exc.strerror}") from None
 
 
+# Below this size a thread costs more than hashing the bytes where they are read.
+_HASH_IN_THREAD_BYTES = 1 << 20
+
+
+@contextmanager
+def _beside(work: Callable[[bytes], object], data: bytes) -> Iterator[None]:
+    """Run ``work(data)`` in a thread while the block runs (here when ``data`` is small); both end before leaving."""
+    if len(data) < _HASH_IN_THREAD_BYTES:
+        work(data)
+        yield
+        return
+    thread = threading.Thread(target=work, args=(data,), name="mcpforge-hash", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
+
+
 def _url_reader(limits: LoadLimits) -> Any:
     def read_url(url: str) -> Any:
         try:
@@ -260,8 +281,9 @@ def load_document(
         )
     limits = limits or LoadLimits()
     data = _read_bytes(path, limits)
-    root = parse_text(data, name=path.name, limits=limits)
-    digest = hashlib.sha256(data)
+    digest = hashlib.sha256()
+    with _beside(digest.update, data):  # hashing releases the GIL: it runs on the other core meanwhile
+        root = parse_text(data, name=path.name, limits=limits)
     applied: list[tuple[str, str]] = []
     if overlays:
         root, applied = _with_overlays(root, overlays, limits, diags if diags is not None else Diagnostics(), digest)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +18,8 @@ __all__ = [
     "dump_compact",
     "dump_json",
     "encode_each",
-    "encode_manifest",
     "json_file",
+    "manifest_chunks",
     "manifest_file",
 ]
 
@@ -123,27 +123,30 @@ def manifest_file(path: str, encoded: Iterable[bytes]) -> RenderedFile:
     Diffs show which tools changed, and the file is half the size of an indented one (Microsoft
     Graph's seven manifests: 190 MB instead of 385 MB, a second less to write).
     """
-    return RenderedFile(path, _manifest(encoded))
+    return RenderedFile(path, _joined(_spelled(encoded)))
 
 
-def encode_manifest(items: Iterable[Any]) -> bytes:
-    """The bytes of :func:`manifest_file` for ``items``, each encoded as it is written.
+def manifest_chunks(items: Iterable[Any]) -> Iterator[bytes]:
+    """The bytes of :func:`manifest_file` for ``items`` in pieces, each tool encoded when it is reached.
 
-    No list of encoded tools exists at once: in a forked worker, where each new allocation in the
-    parent's old memory copies a page, this is three times faster than joining them (Graph).
+    No list of encoded tools exists at once: a forked worker writes the pieces straight into its
+    result file, and its memory never holds a whole manifest (Microsoft Graph: 120 MB).
     """
-    return _manifest(encode_each([item])[0] for item in items)
+    return _spelled(encode_each([item])[0] for item in items)
 
 
-def _manifest(lines: Iterable[bytes]) -> bytes:
+def _spelled(lines: Iterable[bytes]) -> Iterator[bytes]:
     """The one spelling of a manifest: ``[``, one tool per line, ``]`` (``[]`` when empty)."""
-    buffer = io.BytesIO()
     separator = b"[\n"
     for line in lines:
-        buffer.write(separator)
-        buffer.write(line)
+        yield separator
+        yield line
         separator = b",\n"
-    if separator == b"[\n":
-        return b"[]\n"
-    buffer.write(b"\n]\n")
+    yield b"[]\n" if separator == b"[\n" else b"\n]\n"
+
+
+def _joined(chunks: Iterable[bytes]) -> bytes:
+    buffer = io.BytesIO()
+    for chunk in chunks:
+        buffer.write(chunk)
     return buffer.getvalue()
