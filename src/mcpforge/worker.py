@@ -201,14 +201,15 @@ class _Unpickler(pickle.Unpickler):
 
     def persistent_load(self, pid: Any) -> Blob:
         """A blob: a slice of the mapped file, where :func:`_send` said it is."""
+        match pid:
+            case ("blob", int(offset), int(size)) if _HEADER <= offset <= offset + size <= self._blobs_end:
+                pass
+            case _:
+                raise pickle.UnpicklingError(f"not a blob of the result file: {pid!r}")
         found = self._loaded.get(pid)
-        if found is not None:
-            return found
-        kind, offset, size = pid
-        if kind != "blob" or not _HEADER <= offset <= offset + size <= self._blobs_end:
-            raise pickle.UnpicklingError(f"a blob outside the result file: {pid!r}")
-        blob = self._loaded[pid] = Blob(self._view[offset : offset + size])
-        return blob
+        if found is None:
+            found = self._loaded[pid] = Blob(self._view[offset : offset + size])
+        return found
 
 
 def _receive(file: BinaryIO) -> tuple[bool, Any]:
