@@ -83,6 +83,18 @@ def test_gemini_rules() -> None:
     assert codes([decl], "gemini") == {"gemini-ref-siblings", "gemini-keyword"}
 
 
+def test_data_is_not_linted_as_a_schema() -> None:
+    """Values of enum, const, default and examples are instances: their keys are not keywords."""
+    array = {"type": "array"}  # a schema without items; as data, just an object
+    data = {"type": "object", "default": array, "const": array, "enum": [array], "examples": [array]}
+    named = {"type": "object", "properties": {"default": array}}
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {"data": data, "named": named}}}
+    findings = lint_manifest([tool], "mcp")
+    assert [(f.code, f.path) for f in findings] == [
+        ("array-without-items", "$[0].inputSchema.properties.named.properties.default")
+    ]
+
+
 def test_detect_format() -> None:
     assert detect_format([chat("t", {})]) == "openai-chat"
     assert detect_format([{"type": "function", "name": "t", "parameters": {}, "strict": False}]) == "openai-responses"

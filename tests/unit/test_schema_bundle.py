@@ -182,3 +182,23 @@ def test_a_shaper_shapes_each_definition_once_per_depth_as_shape_would() -> None
     shallow = shaper.shape({"$ref": "#/$defs/Tree"}, 1)
     assert shallow is not first
     assert shallow == shape({"$ref": "#/$defs/Tree"}, DEFS, 1)
+
+
+def test_a_reference_inside_data_is_data() -> None:
+    """A "$ref" key in an enum member, a const, a default or an example is a value, never followed."""
+    literal = {"$ref": "#/$defs/Once"}
+    data: dict[str, Any] = {"type": "object", "enum": [literal], "default": literal, "examples": [literal]}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "e": data,
+            "c": {"const": literal},
+            "enum": {"$ref": "#/$defs/Tiny"},  # a property named "enum" is a schema
+        },
+    }
+    assert referenced_names(schema) == [("Tiny", False)]
+    out = bundle(schema, DEFS)
+    assert out["properties"]["e"] == data
+    assert out["properties"]["c"] == {"const": literal}
+    assert out["properties"]["enum"] == {"type": "string"}
+    assert "$defs" not in out

@@ -227,6 +227,30 @@ def test_default_removal_everywhere_and_input_untouched() -> None:
     assert params["$defs"]["D"] == {"type": "string"}
 
 
+def test_data_is_left_whole_when_defaults_are_removed() -> None:
+    """An enum, a const or an example holding objects is data: a "default" key there is a value."""
+    members = [{"default": True, "id": 1}, {"default": False, "id": 2}]
+    schema = {
+        "type": "object",
+        "properties": {
+            "choice": {"type": "object", "enum": members, "examples": [{"default": True, "id": 1}]},
+            "fixed": {"const": {"default": 3}},
+            "enum": {"type": "string", "default": "named enum: still a schema"},
+        },
+    }
+    params = openai_parameters(schema)
+    assert params["properties"]["choice"] == {
+        "type": "object",
+        "enum": members,
+        "examples": [{"default": True, "id": 1}],
+    }
+    assert params["properties"]["fixed"] == {"const": {"default": 3}}
+    assert params["properties"]["enum"] == {"type": "string"}
+    closed = {"type": "object", "properties": {"id": {"type": "integer"}}, "enum": members}
+    strict = strict_schema(openai_parameters({"type": "object", "properties": {"choice": closed}}))
+    assert strict["properties"]["choice"]["enum"] == [*members, None]  # optional: null joins the enum
+
+
 def test_empty_tool_list() -> None:
     assert to_openai_chat([]) == ([], []) and to_gemini([]) == [] and chat_to_responses([]) == ([], [])
 

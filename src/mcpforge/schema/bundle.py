@@ -22,7 +22,7 @@ import orjson
 
 from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import ref_name
-from mcpforge.schema import JsonSchema
+from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS, JsonSchema
 
 __all__ = ["Bundled", "DefinitionIndex", "bundle", "referenced_names"]
 
@@ -63,23 +63,25 @@ def referenced_names(schema: Any, defs: Mapping[str, Any] | None = None) -> list
     A reference must stay when it has siblings that cannot be merged into the definition.
     """
     found: list[tuple[str, bool]] = []
-    stack = [schema]
+    stack = [schema]  # subschemas, and lists of them (combinators)
     while stack:
         node = stack.pop()
-        if isinstance(node, dict):
-            if "$ref" in node:
-                name = ref_name(node)
-                if name is not None:
-                    siblings = {k: v for k, v in node.items() if k != "$ref"}
-                    pinned = bool(siblings) and (defs is None or _merge(defs.get(name), siblings) is None)
-                    found.append((name, pinned))
-            values: Any = node.values()
-        elif isinstance(node, list):
-            values = node
-        else:
+        if isinstance(node, list):
+            stack.extend(value for value in node if isinstance(value, dict | list))
             continue
-        for value in values:  # only containers can hold a reference: Graph's long enums are not pushed
-            if isinstance(value, dict | list):
+        if not isinstance(node, dict):
+            continue
+        if "$ref" in node:
+            name = ref_name(node)
+            if name is not None:
+                siblings = {k: v for k, v in node.items() if k != "$ref"}
+                pinned = bool(siblings) and (defs is None or _merge(defs.get(name), siblings) is None)
+                found.append((name, pinned))
+        # Only containers can hold a reference (Graph's long enums are not pushed), and data never does.
+        for key, value in node.items():
+            if key in NAME_MAPS and isinstance(value, dict):
+                stack.extend(sub for sub in value.values() if isinstance(sub, dict | list))
+            elif key not in DATA_KEYWORDS and isinstance(value, dict | list):
                 stack.append(value)
     return found
 
@@ -330,25 +332,39 @@ def bundle(
                 body = definition(name)
                 if len(node) == 1:
                     return body
-                merged = _merge(body, {k: expand(v) for k, v in node.items() if k != "$ref"})
+                merged = _merge(body, each({k: v for k, v in node.items() if k != "$ref"}, True)[0])
                 assert merged is not None  # checked when the reference was counted
                 return merged
-            key = id(node)
-            if key in memo:
-                return memo[key]
-            changed = False
-            out: dict[str, Any] = {}
-            for k, v in node.items():
-                nv = expand(v)
-                changed = changed or nv is not v
-                out[k] = nv
-            result = out if changed else node
-            memo[key] = result
-            return result
+            return rebuilt(node, True)
         if isinstance(node, list):
             items = [expand(v) for v in node]
             return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
         return node
+
+    def rebuilt(node: dict[str, Any], schema: bool) -> Any:
+        """:func:`each` remembered by identity, and ``node`` itself when no value changed."""
+        key = id(node)
+        if key not in memo:
+            out, changed = each(node, schema)
+            memo[key] = out if changed else node
+        return memo[key]
+
+    def each(node: dict[str, Any], schema: bool) -> tuple[dict[str, Any], bool]:
+        """Each value of a schema (or of a map of names to schemas) expanded, data as it is; whether any changed."""
+        changed = False
+        out: dict[str, Any] = {}
+        for k, v in node.items():
+            if not schema:
+                nv = expand(v)
+            elif k in DATA_KEYWORDS:
+                nv = v
+            elif k in NAME_MAPS and isinstance(v, dict):
+                nv = rebuilt(v, False)
+            else:
+                nv = expand(v)
+            changed = changed or nv is not v
+            out[k] = nv
+        return out, changed
 
     root: Any = expand(schema)
     if isinstance(root, dict) and ref_name(root) in plan.kept and len(root) == 1:

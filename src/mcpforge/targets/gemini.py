@@ -13,11 +13,11 @@ from typing import Any
 
 from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.schema import NAME_MAPS
 
 __all__ = ["Converted", "gemini_declaration", "gemini_schema"]
 
 _DROP = frozenset({"$schema", "$id", "examples", "discriminator", "default", "$comment", "deprecated"})
-_SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
 _SCHEMA_VALUES = frozenset(
     {
         "items",
@@ -91,7 +91,7 @@ class _Converter:
                     )
                 else:
                     notes.append(f"{'greater' if key == 'exclusiveMinimum' else 'less'} than {value}")
-            elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            elif key in NAME_MAPS and isinstance(value, dict):
                 converted = {k: self.convert(v, seen) for k, v in value.items()}
                 same = all(converted[k] is v for k, v in value.items())
                 out[key] = value if same else converted

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mcpforge.naming import NAME_RULES, PORTABLE_NAME_RULE
+from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
 from mcpforge.targets.openai_strict import ALLOWED_FORMATS, STRICT_KEYWORDS, has_lookaround
 
 __all__ = ["MANIFEST_FILES", "Finding", "ManifestFormat", "detect_format", "lint_manifest", "summarize"]
@@ -54,7 +55,6 @@ _GEMINI_KEYWORDS = frozenset(
         "propertyOrdering",
     }
 )
-_SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +116,11 @@ class _Where:
 
 
 def _children(node: dict[str, Any], where: _Where | str) -> list[tuple[dict[str, Any], _Where]]:
-    """The subschemas of ``node`` (maps of names are crossed, not treated as schemas), in document order."""
+    """The subschemas of ``node`` (maps of names are crossed, data is left alone), in document order."""
     children: list[tuple[dict[str, Any], _Where]] = []
     for key, value in node.items():
-        if isinstance(value, dict):
-            if key in _SCHEMA_MAPS:
+        if isinstance(value, dict) and key not in DATA_KEYWORDS:
+            if key in NAME_MAPS:
                 children.extend((sub, _Where(where, key, name)) for name, sub in value.items() if isinstance(sub, dict))
             else:
                 children.append((value, _Where(where, key)))

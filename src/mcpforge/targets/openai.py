@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mcpforge.memo import IdentityMemo
+from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
 from mcpforge.targets.openai_strict import NotStrict, Strictified, has_lookaround, strict_schema
 from mcpforge.targets.roots import fold_root
 
@@ -49,10 +50,10 @@ def _scrub(node: Any, memo: Scrubbed) -> Any:
                 changed = True
                 continue
             # "properties" and "$defs" map names to schemas: a property may be *named* "default".
-            if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+            if key in NAME_MAPS and isinstance(value, dict):
                 new = {k: _scrub(v, memo) for k, v in value.items()}
                 new_value: Any = value if all(new[k] is value[k] for k in value) else new
-            elif isinstance(value, dict | list):
+            elif isinstance(value, dict | list) and key not in DATA_KEYWORDS:  # an enum of objects stays whole
                 new_value = _scrub(value, memo)
             else:
                 new_value = value  # a scalar: nothing to scrub (most nodes; a call each cost a second on Graph)
