@@ -1,6 +1,6 @@
 """Benchmark ``mcpforge generate`` side by side with openapi-mcp-generator 4.0.1: median wall time and peak RSS.
 
-Usage: python bench/bench_generate.py [--runs N] [--no-peer] [SPEC ...] [-- generate options]
+Usage: python bench/bench_generate.py [--runs N] [--no-peer] [--python PATH] [SPEC ...] [-- generate options]
 (default: the GitHub REST and Microsoft Graph specs from ../shared/corpus/bench). Each run is a
 fresh process, as a user or CI would start it, and the two tools alternate run by run so that
 both see the same machine; RSS is the child's peak resident set size from wait4(). The peer is
@@ -61,6 +61,11 @@ def main() -> None:
     parser.add_argument("specs", nargs="*", type=Path, default=DEFAULTS)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-peer", action="store_true", help="time mcpforge only")
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the Python whose mcpforge is timed (for example a venv with the compiled wheel; default: this one)",
+    )
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="options passed to generate after --")
     args = parser.parse_args()
     extra = args.extra[1:] if args.extra else []
@@ -74,7 +79,7 @@ def main() -> None:
             theirs: list[tuple[float, float]] = []
             for _ in range(args.runs):
                 shutil.rmtree(out, ignore_errors=True)  # a first generation each time, like the peer's
-                ours.append(measure([sys.executable, "-m", "mcpforge", "generate", str(spec), "-o", str(out), *extra]))
+                ours.append(measure([args.python, "-m", "mcpforge", "generate", str(spec), "-o", str(out), *extra]))
                 if peer is not None:
                     shutil.rmtree(peer_out, ignore_errors=True)
                     base = ["--base-url", "https://api.example.com", "--force"]

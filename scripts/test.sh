@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: creates .venv, installs mcpforge with its dev
 # dependencies, the pinned npm tools and the Debian packages the end-to-end tests drive, then runs
-# ruff, black, mypy --strict and pytest. Extra arguments go to pytest (-m "not e2e": the fast tier).
+# ruff, black, mypy --strict and pytest, and last the fast tier again on the compiled build
+# (scripts/test-compiled.sh; it needs a C compiler). Extra arguments go to the first pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -33,3 +34,5 @@ fi
 .venv/bin/mypy
 # pytest exits 5 when no test ran: that is a failure too, and set -e makes it one.
 .venv/bin/python -m pytest "$@"
+# The compiled build (mypyc) users install from wheels: built, installed and tested as itself.
+./scripts/test-compiled.sh -q

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -77,10 +77,11 @@ _SUBSCHEMA_KEYS = frozenset(("properties", "items", *_SINGLE_SUBSCHEMA, *_SCHEMA
 _CANONICAL_PARENTS = (("components", "schemas"), ("definitions",))
 
 
-class SchemaProblem(tuple[str, str]):
-    """(JSON pointer, message) for a schema that had to be loosened."""
+class SchemaProblem(NamedTuple):
+    """A schema that had to be loosened: where, and what was done."""
 
-    __slots__ = ()
+    pointer: str
+    message: str
 
 
 def _is_number(value: Any) -> bool:
@@ -238,16 +239,13 @@ class SchemaConverter:
             return {} if node else {"not": {}}
         if not isinstance(node, dict):
             self.problems.append(
-                SchemaProblem((pointer, f"schema is a {type(node).__name__}, not an object; " "any value is accepted"))
+                SchemaProblem(pointer, f"schema is a {type(node).__name__}, not an object; " "any value is accepted")
             )
             return {}
         if depth > self._max_depth:
             self.problems.append(
                 SchemaProblem(
-                    (
-                        pointer,
-                        f"schema nests deeper than {self._max_depth} levels; " "the deeper part accepts any value",
-                    )
+                    pointer, f"schema nests deeper than {self._max_depth} levels; the deeper part accepts any value"
                 )
             )
             return {}
@@ -360,7 +358,7 @@ class SchemaConverter:
         discriminator = node.get("discriminator")
         if isinstance(discriminator, dict):
             for where, message in tag_branches(self._resolver, node, discriminator, out, doc, pointer):
-                self.problems.append(SchemaProblem((where, message)))
+                self.problems.append(SchemaProblem(where, message))
         if self._nullable(node):
             return self._make_nullable(out)
         return out

@@ -21,7 +21,9 @@ from mcpforge.openapi.values import text
 
 __all__ = ["parameters"]
 
-_LOCATIONS = ("path", "query", "header", "cookie")
+# Where a parameter may be (Swagger 2.0's body and formData ones become the request body).
+_LOCATIONS = ("path", "query", "header", "cookie", "body", "formData")
+_LOCATIONS_32 = (*_LOCATIONS, "querystring")
 _TEMPLATE_VAR = re.compile(r"{([^{}/]+)}")
 _DEFAULT_STYLE = {"path": "simple", "header": "simple", "query": "form", "cookie": "form", "querystring": "form"}
 
@@ -43,11 +45,11 @@ def parameters(
         for i, raw in enumerate(raw_list):
             at = join_pointer(base, "parameters", i)
             param, doc, target = ctx.follow(raw, at)
-            locations = (*_LOCATIONS, "querystring") if ctx.document.dialect is Dialect.OPENAPI_32 else _LOCATIONS
+            locations = _LOCATIONS_32 if ctx.document.dialect is Dialect.OPENAPI_32 else _LOCATIONS
             if (
                 not isinstance(param, dict)
                 or not isinstance(param.get("name"), str)
-                or param.get("in") not in (*locations, "body", "formData")
+                or param.get("in") not in locations
             ):
                 ctx.diags.warn(
                     "invalid-parameter",

@@ -310,7 +310,7 @@ def bundle(
     inline, stubs = plan.inline, plan.stubs
 
     memo: dict[int, Any] = {}
-    rewritten = inline | stubs.keys()
+    rewritten = inline.union(stubs.keys())  # a frozenset (``inline | stubs.keys()`` would make a set)
 
     def definition(name: str) -> Any:
         # A definition none of whose references is inlined or cut comes out as it went in: no walk.

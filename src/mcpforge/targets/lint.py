@@ -215,7 +215,7 @@ def lint_manifest(
     findings: list[Finding] = []
 
     def add(
-        severity: Literal["error", "warning"], code: str, tool: str | None, path: str, message: str, hint: str
+        severity: Literal["error", "warning"], code: str, tool: str | None, path: _Where | str, message: str, hint: str
     ) -> None:
         findings.append(Finding(severity, code, provider, tool, str(path), message, hint))
 
