@@ -8,8 +8,12 @@ cd "$(dirname "$0")/.."
 PYTHON=${1:-${PYTHON:-python3}}
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
-# Tracked and new files, as they are now (uncommitted changes included), without ignored ones.
-git ls-files -z --cached --others --exclude-standard | tar --null -cf - -T - | tar -xf - -C "$copy"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  # Tracked and new files, as they are now (uncommitted changes included), without ignored ones.
+  git ls-files -z --cached --others --exclude-standard | tar --null -cf - -T - | tar -xf - -C "$copy"
+else  # an unpacked source archive
+  tar --exclude=./.venv --exclude=./.tools --exclude=./dist --exclude=./build -cf - . | tar -xf - -C "$copy"
+fi
 mkdir -p dist
 rm -f dist/mcpforge-*-cp*.whl
 HATCH_BUILD_HOOKS_ENABLE=1 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir dist "$copy"

@@ -22,7 +22,7 @@ fi
 ./scripts/build-compiled.sh .venv/bin/python >/dev/null
 wheel=$(ls dist/mcpforge-*-cp*.whl)
 if [ ! -x "$VENV/bin/python" ]; then
-  "$PYTHON" -m venv "$VENV"
+  .venv/bin/python -m venv "$VENV"  # the interpreter the wheel was built for
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
 fi
 "$VENV/bin/python" -m pip uninstall --quiet --yes mcpforge >/dev/null 2>&1 || true
