@@ -76,8 +76,7 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
         )
 
     def loosened(problem: SchemaProblem) -> None:
-        pointer, message = problem
-        diags.warn("schema-loosened", message, effect=Effect.DEGRADED, pointer=pointer)
+        diags.warn("schema-loosened", problem.message, effect=Effect.DEGRADED, pointer=problem.pointer)
 
     for problem in converter.problems:
         loosened(problem)

@@ -16,6 +16,7 @@ from mcpforge.openapi.load import Document
 from mcpforge.openapi.model import Dialect
 from mcpforge.openapi.parse import item_operations
 from mcpforge.openapi.refs import join_pointer
+from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
 
 __all__ = ["basic_problems", "full_problems", "unresolved_refs"]
 
@@ -109,10 +110,12 @@ def _querystring_rules(shared: Any, own: Any, pointer: str) -> Iterator[Diagnost
         yield _problem("invalid-parameter", "a 'querystring' parameter cannot be used with 'query' parameters", pointer)
 
 
-# Keys whose values are data, not document structure: a "$ref" inside them is not a reference.
-_LITERALS = frozenset({"example", "examples", "default", "const", "enum", "value", "dataValue"})
-# Keys whose values map names to schemas: there "example" or "default" is a property's name.
-_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "schemas", "dependentSchemas"})
+# Keys whose values are data, not document structure: a "$ref" inside them is not a reference. Beside
+# JSON Schema's, OpenAPI's: a Schema Object's example, an Example Object's value and dataValue.
+_LITERALS = DATA_KEYWORDS | {"example", "value", "dataValue"}
+# Keys whose values map names to schemas: there "example" or "default" is a property's name. Beside
+# JSON Schema's, OpenAPI's: Swagger 2.0 definitions, components' schemas.
+_NAME_MAPS = NAME_MAPS | {"definitions", "schemas"}
 
 
 def unresolved_refs(document: Document) -> Iterator[Diagnostic]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -123,7 +122,7 @@ def manifest_file(path: str, encoded: Iterable[bytes]) -> RenderedFile:
     Diffs show which tools changed, and the file is half the size of an indented one (Microsoft
     Graph's seven manifests: 190 MB instead of 385 MB, a second less to write).
     """
-    return RenderedFile(path, _joined(_spelled(encoded)))
+    return RenderedFile(path, b"".join(_spelled(encoded)))  # the encoded tools exist already: a join is no copy more
 
 
 def manifest_chunks(items: Iterable[Any]) -> Iterator[bytes]:
@@ -143,10 +142,3 @@ def _spelled(lines: Iterable[bytes]) -> Iterator[bytes]:
         yield line
         separator = b",\n"
     yield b"[]\n" if separator == b"[\n" else b"\n]\n"
-
-
-def _joined(chunks: Iterable[bytes]) -> bytes:
-    buffer = io.BytesIO()
-    for chunk in chunks:
-        buffer.write(chunk)
-    return buffer.getvalue()

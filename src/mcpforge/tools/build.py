@@ -191,10 +191,19 @@ class _Builder:
                 pointer=param.pointer,
             )
         schema = self.described(param.schema, description, deprecated=param.deprecated)
-        wire = (name, param.location, param.name, param.required, param.style, param.explode, param.allow_reserved)
-        binding = self.bindings.get((*wire, param.content_type))
+        key = (
+            name,
+            param.location,
+            param.name,
+            param.required,
+            param.style,
+            param.explode,
+            param.allow_reserved,
+            param.content_type,
+        )
+        binding = self.bindings.get(key)
         if binding is None:
-            binding = self.bindings[(*wire, param.content_type)] = ArgumentBinding(
+            binding = self.bindings[key] = ArgumentBinding(
                 arg=name,
                 location=param.location,
                 wire_name=param.name,
