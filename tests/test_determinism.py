@@ -81,7 +81,7 @@ def test_output_is_the_same_with_and_without_the_forked_worker(monkeypatch: pyte
 def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """Out of memory, the kernel kills the worker: the run still ends with the same files, and says so."""
     monkeypatch.setattr(pipeline, "FORK_MIN_TOOLS", 1)
-    made_here = pipeline._openai_encoded
+    made_here = pipeline._strict_encoded
     parent = os.getpid()
 
     def killed_in_the_worker(toolset: Any, blobs: Any) -> Any:
@@ -89,7 +89,7 @@ def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(mo
             os.kill(os.getpid(), signal.SIGKILL)
         return made_here(toolset, blobs)
 
-    monkeypatch.setattr(pipeline, "_openai_encoded", killed_in_the_worker)
+    monkeypatch.setattr(pipeline, "_strict_encoded", killed_in_the_worker)
     options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")
     survived = pipeline.generate(options, parallel=True)
     alone = pipeline.generate(options, parallel=False)

@@ -22,9 +22,16 @@ from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_
 from mcpforge.options import Options, ValidationLevel
 from mcpforge.render.files import RenderedFile, SharedParts, encode_each, manifest_chunks, manifest_file
 from mcpforge.render.lock import lock_file
-from mcpforge.render.project import render_project
+from mcpforge.render.project import project_parts
+from mcpforge.render.renderer import TemplateRenderer, template_renderer
 from mcpforge.targets.budget import Budget, budget_problems, measure
-from mcpforge.targets.manifests import Manifests, openai_manifests, other_manifests, provider_manifests
+from mcpforge.targets.manifests import (
+    Manifests,
+    openai_plain_manifests,
+    openai_strict_manifests,
+    other_manifests,
+    provider_manifests,
+)
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.targets.openai import with_parameters
 from mcpforge.tools.build import build_tools
@@ -226,20 +233,22 @@ def _encode(manifests: Manifests, blobs: Blobs) -> dict[str, Blob]:
     }
 
 
-def _openai_encoded(toolset: ToolSet, blobs: Blobs) -> _Encoded:
+def _strict_encoded(toolset: ToolSet, blobs: Blobs) -> _Encoded:
     # The MCP tools made again here (a dict per tool, sharing the schemas) let the worker start
     # before this process has encoded them and measured their budget.
     diags = Diagnostics()
-    manifests, strict_capable = openai_manifests(mcp_tools(toolset), diags)
+    manifests, strict_capable = openai_strict_manifests(mcp_tools(toolset), diags)
     return _Encoded(_encode(manifests, blobs), diags.freeze(), strict_capable)
 
 
 def _others_encoded(tools: list[dict[str, Any]]) -> _Encoded:
     diags = Diagnostics()
-    return _Encoded(_encode(other_manifests(tools, diags), Blobs()), diags.freeze())
+    return _Encoded(
+        _encode({**openai_plain_manifests(tools), **other_manifests(tools, diags)}, Blobs()), diags.freeze()
+    )
 
 
-# Below this many tools a forked worker saves less than forking costs.
+# Below this many tools, the strict OpenAI manifests take less time than forking a worker for them.
 FORK_MIN_TOOLS = 100
 
 
@@ -249,12 +258,17 @@ def generate(
     reserved: Mapping[str, str] | None = None,
     progress: Progress = _quiet,
     parallel: bool = True,
+    templates: TemplateRenderer | None = None,
 ) -> GenerationResult:
     """Run the whole pipeline in memory and return the files to write.
 
-    With ``parallel``, the OpenAI manifests (half of the targets' work) are made on the second core
-    while this process makes the others and renders the project; the files are the same either way.
+    With ``parallel``, the second core renders the templates (a worker started as early as
+    possible: ``templates``, else one started here) and makes the strict OpenAI manifests while
+    this process makes the others; the files are the same either way.
     """
+    if templates is None:
+        with template_renderer(fork=parallel) as started:
+            return generate(options, reserved=reserved, progress=progress, parallel=parallel, templates=started)
     diags = Diagnostics()
     built = build(options, diags, reserved=reserved, progress=progress)
     check_strict(diags, options)
@@ -263,31 +277,36 @@ def generate(
     del built  # the parsed document is not needed past here: its memory can serve the manifests
     progress("provider manifests")
     fork = parallel and len(toolset.tools) >= FORK_MIN_TOOLS
-    with worker(partial(_openai_encoded, toolset), fork=fork) as openai:
+    with worker(partial(_strict_encoded, toolset), fork=fork) as strict:
         made = targets(toolset, options, diags, providers=False)
         mcp, encoded_mcp, budget = made.mcp, made.encoded_mcp, made.budget
         del made
         of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
-        others_part = _others_encoded(mcp)
         progress("rendering")
-        files = [
-            *render_project(
-                toolset,
-                of_toolset,
-                project_name=options.name,
-                dynamic=options.dynamic,
-                budget=budget,
-                encoded_tools=encoded_mcp,
-            ),
-            manifest_file("manifests/mcp-tools.json", encoded_mcp),
-        ]
+        project = project_parts(
+            toolset,
+            of_toolset,
+            project_name=options.name,
+            dynamic=options.dynamic,
+            budget=budget,
+            encoded_tools=encoded_mcp,
+        )
+        templates.render(project.context)
+        others_part = _others_encoded(mcp)
+        files = [*project.files, manifest_file("manifests/mcp-tools.json", encoded_mcp)]
         del encoded_mcp  # joined into the manifest and tools.json: each tool's bytes can go
         try:
-            openai_part = openai.result()
+            strict_part = strict.result()
         except WorkerError as exc:  # killed (out of memory?) before it finished: the same work, here
-            diags.info("worker-failed", f"{exc}; the OpenAI manifests were made in this process instead")
-            openai_part = _openai_encoded(toolset, Blobs())
-    for part in (openai_part, others_part):
+            diags.info("worker-failed", f"{exc}; the strict OpenAI manifests were made in this process instead")
+            strict_part = _strict_encoded(toolset, Blobs())
+    try:
+        rendered = templates.result()
+    except WorkerError as exc:
+        diags.info("worker-failed", f"{exc}; the templates were rendered in this process instead")
+        rendered = templates.rendered_here()
+    files.extend(RenderedFile(path, text) for path, text in rendered)
+    for part in (strict_part, others_part):
         diags.extend(part.diagnostics)
         files.extend(RenderedFile(f"manifests/{name}.json", blob.content) for name, blob in part.manifests.items())
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
@@ -309,6 +328,6 @@ def generate(
         spec_sha256=spec_sha256,
         names=names,
         mcp=mcp,
-        strict_capable=openai_part.strict_capable,
+        strict_capable=strict_part.strict_capable,
         budget=budget,
     )

@@ -6,7 +6,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +14,9 @@ from mcpforge.cli import keep_until_exit
 from mcpforge.cli.flags import config_option, option_flags, resolve
 from mcpforge.diagnostics import Diagnostic, Severity
 from mcpforge.errors import ConfigError
+
+if TYPE_CHECKING:
+    from mcpforge.render.renderer import TemplateRenderer
 
 __all__ = ["generate", "print_diagnostics"]
 
@@ -83,6 +86,21 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     [tool.mcpforge] in pyproject.toml) in the current directory. An existing lock file in OUTPUT
     keeps every tool's earlier name.
     """
+    from mcpforge.render.renderer import template_renderer  # noqa: PLC0415
+
+    # Started first, before the pipeline is imported: Jinja loads on the second core meanwhile.
+    with template_renderer() as templates:
+        _generate(config_path, check, force, verbose, flags, templates)
+
+
+def _generate(
+    config_path: Path | None,
+    check: bool,
+    force: bool,
+    verbose: bool,
+    flags: dict[str, Any],
+    templates: TemplateRenderer,
+) -> None:
     from mcpforge.config import find_config  # noqa: PLC0415
     from mcpforge.pipeline import generate as run  # noqa: PLC0415
     from mcpforge.render.lock import read_lock  # noqa: PLC0415
@@ -106,7 +124,9 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
         if interactive or elapsed >= 1.0:
             click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
-    result = _without_gc_pauses(lambda: run(options, reserved=lock.names if lock else None, progress=progress))
+    result = _without_gc_pauses(
+        lambda: run(options, reserved=lock.names if lock else None, progress=progress, templates=templates)
+    )
     keep_until_exit(result)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:

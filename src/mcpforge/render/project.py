@@ -2,84 +2,39 @@
 
 Spec text reaches generated code only as data: tool definitions, paths and descriptions live in
 ``tools.json``; templates receive precomputed names (ASCII identifiers) and text that passes
-through an escaping filter for the file type (TOML strings, Markdown, Python comments).
+through an escaping filter for the file type (TOML strings, Markdown, Python comments). The
+templates themselves are rendered by :mod:`mcpforge.render.templates` from :func:`project_parts`'s
+context.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import jinja2
 import orjson
 
 from mcpforge.diagnostics import Diagnostic, Effect
 from mcpforge.naming import project_names
+from mcpforge.render.escape import comment
 from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.runtime.contract import ServerConfig, ToolsFile
 from mcpforge.runtime.settings import documented, per_user_headers
 from mcpforge.runtime.tokens import estimate_tokens
 from mcpforge.targets.budget import Budget
 from mcpforge.targets.runtime import runtime_contract
-from mcpforge.text import bounded
 from mcpforge.tools.model import ToolSet
 
-__all__ = ["render_project", "runtime_files", "runtime_sources"]
+__all__ = ["ProjectParts", "project_parts", "render_project", "runtime_files", "runtime_sources"]
 
 
-# mcpforge's own files, read from where it is installed (its templates need a real folder anyway); not
-# through importlib.resources, whose import alone cost a tenth of a small document's run.
+# mcpforge's runtime, read from where it is installed; not through importlib.resources, whose
+# import alone cost a tenth of a small document's run.
 _PACKAGE = Path(__file__).resolve().parents[1]
-
-
-def _templates_dir() -> Path:
-    packaged = _PACKAGE / "templates"
-    if packaged.is_dir():
-        return packaged
-    return _PACKAGE.parents[1] / "templates"  # a source checkout
-
-
-def _md(value: Any) -> str:
-    """Text safe inside a Markdown table cell: one line, no HTML, no cell breaks."""
-    text = " ".join(str(value).split())
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("`", "'")
-
-
-def _toml(value: Any) -> str:
-    """A TOML basic string."""
-    return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-def _json(value: Any) -> str:
-    """A JSON string literal that cannot close a Markdown code fence or an HTML element."""
-    return json.dumps(str(value)).replace("`", "\\u0060").replace("<", "\\u003c").replace(">", "\\u003e")
-
-
-def _comment(value: Any) -> str:
-    """Text safe in a Python docstring or comment: printable ASCII letters, digits, simple punctuation."""
-    text = re.sub(r"[^A-Za-z0-9 ,.:;()/_+-]+", " ", str(value))
-    return bounded(text, 80) or "an API"
-
-
-@cache
-def _environment() -> jinja2.Environment:
-    # No HTML autoescaping: the output is Python, TOML and Markdown, each escaped by its own filter.
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_templates_dir())),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,  # noqa: S701
-    )
-    env.filters.update(md=_md, toml=_toml, comment=_comment, json=_json)
-    return env
 
 
 def _toolsets(budget: Budget) -> list[dict[str, Any]]:
@@ -120,7 +75,15 @@ def _contract_data(contract: ToolsFile, encoded_tools: Sequence[bytes] | None) -
     return dump_compact({**contract, "tools": tools})
 
 
-def render_project(
+@dataclass(frozen=True, slots=True)
+class ProjectParts:
+    """The generated project but its templated files: their context, and the files made without templates."""
+
+    context: dict[str, Any]  # what the templates are rendered from (:mod:`mcpforge.render.templates`)
+    files: list[RenderedFile]  # tools.json and the runtime's modules
+
+
+def project_parts(
     toolset: ToolSet,
     diagnostics: Sequence[Diagnostic],
     *,
@@ -128,8 +91,8 @@ def render_project(
     dynamic: bool = False,
     budget: Budget | None = None,
     encoded_tools: Sequence[bytes] | None = None,
-) -> list[RenderedFile]:
-    """Every file of the generated project except the manifests and the lock file.
+) -> ProjectParts:
+    """The templates' context, and the project's files made without templates (not the manifests, not the lock).
 
     ``encoded_tools`` (each MCP tool as compact JSON, in the tool set's order) go into ``tools.json``
     as they are, instead of being encoded a second time.
@@ -155,11 +118,11 @@ def render_project(
         "command": names.command,
         "prefix": names.env_prefix,
         "version": "0.1.0",
-        "description": f"MCP server for {_comment(toolset.api.title)}",
+        "description": f"MCP server for {comment(toolset.api.title)}",
         "base_url": config["baseUrl"] if absolute else "https://api.example.com",
         "base_url_absolute": absolute,
-        "title_comment": _comment(toolset.api.title),
-        "source_comment": _comment(toolset.api.source_name),
+        "title_comment": comment(toolset.api.title),
+        "source_comment": comment(toolset.api.source_name),
         "settings": _settings_rows(config),
         "user_headers": [
             {"variable": variable, "header": header}
@@ -180,20 +143,42 @@ def render_project(
         "total_tokens": f"{budget.total_tokens:,}" if budget else "?",
         "dynamic": dynamic,
     }
-    env = _environment()
     package = f"src/{names.package}"
-    return [
-        RenderedFile("pyproject.toml", env.get_template("pyproject.toml.jinja").render(context)),
-        RenderedFile("README.md", env.get_template("README.md.jinja").render(context)),
-        RenderedFile(".env.example", env.get_template("env.example.jinja").render(context)),
-        # Package data, read at every start: compact (the manifests are the human-readable copies).
-        RenderedFile(f"{package}/tools.json", _contract_data(contract, encoded_tools)),
-        # Python rendered from templates is black-clean by construction (its only per-API values are
-        # comment-filtered ASCII words); tests/unit/test_render.py checks it with black.
-        RenderedFile(f"{package}/__init__.py", env.get_template("package/__init__.py.jinja").render(context)),
-        RenderedFile(f"{package}/__main__.py", env.get_template("package/__main__.py.jinja").render(context)),
-        *runtime_files(names.package),
-    ]
+    return ProjectParts(
+        context,
+        [
+            # Package data, read at every start: compact (the manifests are the human-readable copies).
+            RenderedFile(f"{package}/tools.json", _contract_data(contract, encoded_tools)),
+            *runtime_files(names.package),
+        ],
+    )
+
+
+def render_project(
+    toolset: ToolSet,
+    diagnostics: Sequence[Diagnostic],
+    *,
+    project_name: str | None = None,
+    dynamic: bool = False,
+    budget: Budget | None = None,
+    encoded_tools: Sequence[bytes] | None = None,
+) -> list[RenderedFile]:
+    """Every file of the generated project except the manifests and the lock file, rendered here.
+
+    Python rendered from templates is black-clean by construction (its only per-API values are
+    comment-filtered ASCII words); tests/unit/test_render.py checks it with black.
+    """
+    from mcpforge.render.templates import render_templates  # noqa: PLC0415 - Jinja only where it renders
+
+    parts = project_parts(
+        toolset,
+        diagnostics,
+        project_name=project_name,
+        dynamic=dynamic,
+        budget=budget,
+        encoded_tools=encoded_tools,
+    )
+    return [*(RenderedFile(path, text) for path, text in render_templates(parts.context)), *parts.files]
 
 
 def _absolute(url: str) -> bool:

@@ -11,8 +11,7 @@ from typing import Any
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.convert import to_anthropic, to_gemini
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
-from mcpforge.targets.openai import Scrubbed, chat_tool_pair, flat_tool
-from mcpforge.targets.openai_strict import Strictified
+from mcpforge.targets.openai import chat_tools, flat_tool
 
 __all__ = [
     "OPENAI_MANIFESTS",
@@ -20,6 +19,8 @@ __all__ = [
     "PROVIDER_MANIFESTS",
     "Manifests",
     "openai_manifests",
+    "openai_plain_manifests",
+    "openai_strict_manifests",
     "other_manifests",
     "provider_manifests",
 ]
@@ -40,31 +41,30 @@ OTHER_MANIFESTS = PROVIDER_MANIFESTS[4:]
 Manifests = dict[str, list[dict[str, Any]]]
 
 
+def openai_plain_manifests(tools: list[dict[str, Any]]) -> Manifests:
+    """The OpenAI Chat and Responses manifests with plain (not strict) parameters."""
+    chat, _ = chat_tools(tools, strict=False)
+    # Responses tools are the Chat ones flattened (same parameters, strict kept as decided).
+    return {"openai-chat": chat, "openai-responses": [flat_tool(tool) for tool in chat]}
+
+
+def openai_strict_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[Manifests, int]:
+    """The strict OpenAI Chat and Responses manifests, linted, and how many tools are strict."""
+    chat, loose = chat_tools(tools, strict=True)
+    for name, why in loose:
+        diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
+    manifests: Manifests = {"openai-chat-strict": chat, "openai-responses-strict": [flat_tool(tool) for tool in chat]}
+    # The strict Chat manifest holds every tool (strict or not) with the parameters of the other
+    # OpenAI manifests (the plain ones where a tool is not strict): linting it covers all four.
+    _lint(manifests, "openai-chat-strict", diags)
+    return manifests, len(tools) - len(loose)
+
+
 def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[Manifests, int]:
     """The four OpenAI manifests (Chat and Responses, plain and strict), linted, and how many tools are strict."""
-    chat: list[dict[str, Any]] = []
-    chat_strict: list[dict[str, Any]] = []
-    notes = 0
-    memo = Scrubbed()
-    strict_memo = Strictified()
-    for tool in tools:
-        plain, strict, why = chat_tool_pair(tool, memo, strict_memo)
-        chat.append(plain)
-        chat_strict.append(strict)
-        if why:
-            notes += 1
-            diags.info("not-strict", f"tool {tool['name']!r} is emitted with strict: false: {why}")
-    manifests: Manifests = {
-        "openai-chat": chat,
-        "openai-chat-strict": chat_strict,
-        # Responses tools are the Chat ones flattened (same parameters, strict kept as decided).
-        "openai-responses": [flat_tool(tool) for tool in chat],
-        "openai-responses-strict": [flat_tool(tool) for tool in chat_strict],
-    }
-    # The strict Chat manifest holds every tool (strict or not) with the parameters the other OpenAI
-    # manifests share: linting it covers all four.
-    _lint(manifests, "openai-chat-strict", diags)
-    return manifests, len(tools) - notes
+    plain = openai_plain_manifests(tools)
+    strict, strict_capable = openai_strict_manifests(tools, diags)
+    return {name: (plain | strict)[name] for name in OPENAI_MANIFESTS}, strict_capable
 
 
 def other_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> Manifests:

@@ -22,7 +22,7 @@ __all__ = [
     "Scrubbed",
     "chat_to_responses",
     "chat_tool",
-    "chat_tool_pair",
+    "chat_tools",
     "flat_tool",
     "openai_parameters",
     "responses_tool",
@@ -97,19 +97,27 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
     return {"type": "function", "function": function | {"strict": strict}}
 
 
-def chat_tool_pair(
-    tool: Mapping[str, Any], memo: Scrubbed | None = None, strict_memo: Strictified | None = None
-) -> tuple[dict[str, Any], dict[str, Any], str | None]:
-    """The plain and the strict Chat tool of one MCP tool, sharing one conversion; and why not strict.
+def chat_tools(
+    tools: Sequence[Mapping[str, Any]], *, strict: bool
+) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The Chat tools of MCP tools, and ``(tool name, why)`` for each that could not be strict.
 
-    ``memo`` (see :func:`openai_parameters`) and ``strict_memo`` (see :func:`strict_schema`) are
-    shared by the tools of one manifest.
+    The tools share one conversion memo each (see :func:`openai_parameters` and
+    :func:`~mcpforge.targets.openai_strict.strict_schema`): a subschema they share is converted once.
     """
-    params, _, _ = _parameters(tool, False, memo)
-    try:
-        return _chat(tool, params, False), _chat(tool, strict_schema(params, strict_memo), True), None
-    except NotStrict as exc:
-        return _chat(tool, params, False), _chat(tool, params, False), str(exc)
+    memo, strict_memo = Scrubbed(), Strictified()
+    chats: list[dict[str, Any]] = []
+    loose: list[tuple[str, str]] = []
+    for tool in tools:
+        params, _, _ = _parameters(tool, False, memo)
+        if strict:
+            try:
+                chats.append(_chat(tool, strict_schema(params, strict_memo), True))
+                continue
+            except NotStrict as exc:
+                loose.append((tool["name"], str(exc)))
+        chats.append(_chat(tool, params, False))
+    return chats, loose
 
 
 def chat_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[dict[str, Any], str | None]:
@@ -125,7 +133,7 @@ def responses_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[di
 
 
 def flat_tool(chat: Mapping[str, Any]) -> dict[str, Any]:
-    """A Chat tool made here (:func:`chat_tool`, :func:`chat_tool_pair`) as the same Responses tool.
+    """A Chat tool made here (:func:`chat_tool`, :func:`chat_tools`) as the same Responses tool.
 
     Tools from elsewhere go through :func:`chat_to_responses`, which checks them first.
     """

@@ -1,0 +1,68 @@
+"""The Jinja templates of the generated project: loaded once, rendered from a precomputed context.
+
+Only this module imports Jinja (a fifth of a small document's run). :mod:`mcpforge.pipeline` loads
+it in a second process that starts before the document is read, so that loading Jinja and
+compiling the templates overlaps the rest of the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from mcpforge.render.escape import comment, json_string, markdown, toml_string
+
+__all__ = ["TEMPLATES", "load_templates", "render_templates"]
+
+# (path in the generated project, template); "{package}" is the package's folder.
+TEMPLATES = (
+    ("pyproject.toml", "pyproject.toml.jinja"),
+    ("README.md", "README.md.jinja"),
+    (".env.example", "env.example.jinja"),
+    ("src/{package}/__init__.py", "package/__init__.py.jinja"),
+    ("src/{package}/__main__.py", "package/__main__.py.jinja"),
+)
+
+# mcpforge's own files, read from where it is installed (the loader needs a real folder anyway).
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _templates_dir() -> Path:
+    packaged = _PACKAGE / "templates"
+    if packaged.is_dir():
+        return packaged
+    return _PACKAGE.parents[1] / "templates"  # a source checkout
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    # No HTML autoescaping: the output is Python, TOML and Markdown, each escaped by its own filter.
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_templates_dir())),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # noqa: S701
+    )
+    env.filters.update(md=markdown, toml=toml_string, comment=comment, json=json_string)
+    return env
+
+
+def load_templates() -> None:
+    """Compile every template now (Jinja caches them), so that rendering later only renders."""
+    env = _environment()
+    for _, name in TEMPLATES:
+        env.get_template(name)
+
+
+def render_templates(context: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(path, text)`` of each templated file; ``context["package"]`` names the package's folder."""
+    env = _environment()
+    return [
+        (path.format(package=context["package"]), env.get_template(name).render(context)) for path, name in TEMPLATES
+    ]
