@@ -24,6 +24,7 @@ class TagTree:
     def __init__(self, tags: Sequence[Tag]) -> None:
         self._by_name: Mapping[str, Tag] = {tag.name: tag for tag in tags}
         self._lineage: dict[str, tuple[str, ...]] = {}
+        self._toolsets: dict[tuple[str, ...], tuple[str, ...]] = {}  # operations share a few tag lists
 
     def lineage(self, name: str) -> tuple[str, ...]:
         """``name`` and its ancestors, nearest first; a cycle or an unknown parent ends the chain."""
@@ -52,6 +53,10 @@ class TagTree:
         tag = self._by_name.get(name)
         return tag is None or tag.kind is None or tag.kind == NAVIGATION_KIND
 
-    def toolsets(self, names: Sequence[str]) -> list[str]:
+    def toolsets(self, names: tuple[str, ...]) -> tuple[str, ...]:
         """The toolsets of an operation tagged ``names``: its navigation tags and their ancestors."""
-        return toolsets_of([name for name in self.expand(names) if self.is_navigation(name)])
+        found = self._toolsets.get(names)
+        if found is None:
+            found = tuple(toolsets_of([name for name in self.expand(names) if self.is_navigation(name)]))
+            self._toolsets[names] = found
+        return found

@@ -375,7 +375,7 @@ class _Builder:
                     annotations=self.annotations(op),
                     bindings=bindings,
                     operation=op,
-                    toolsets=tuple(self.tags.toolsets(op.tags)),
+                    toolsets=self.tags.toolsets(op.tags),
                 )
             )
         return ToolSet(api=self.api, tools=tuple(tools), excluded=tuple(excluded))
