@@ -97,3 +97,27 @@ def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(mo
     notes = [d for d in survived.diagnostics if d.code == "worker-failed"]
     assert len(notes) == 1 and "killed by SIGKILL" in notes[0].message
     assert [d for d in survived.diagnostics if d.code != "worker-failed"] == list(alone.diagnostics)
+
+
+def test_a_template_worker_killed_before_it_rendered_is_replaced_by_rendering_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker started early for the templates dies: the same project is rendered in-process, with a note."""
+    from mcpforge.render import renderer
+
+    rendered_there = renderer._rendered_when_sent
+    parent = os.getpid()
+
+    def killed_in_the_worker(*args: Any) -> Any:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return rendered_there(*args)
+
+    monkeypatch.setattr(renderer, "_rendered_when_sent", killed_in_the_worker)
+    options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")
+    survived = pipeline.generate(options, parallel=True)
+    alone = pipeline.generate(options, parallel=False)
+    assert [(f.path, f.data) for f in survived.files] == [(f.path, f.data) for f in alone.files]
+    notes = [d for d in survived.diagnostics if d.code == "worker-failed"]
+    assert len(notes) == 1 and "templates were rendered in this process" in notes[0].message
+    assert [d for d in survived.diagnostics if d.code != "worker-failed"] == list(alone.diagnostics)

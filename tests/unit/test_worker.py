@@ -9,12 +9,13 @@ import signal
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mcpforge.worker import Blobs, Worker, WorkerError, can_fork, worker
+from mcpforge.worker import Blobs, Inbox, Worker, WorkerError, _reap_ended, can_fork, worker
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
@@ -204,3 +205,66 @@ def test_a_child_that_died_before_sending_leaves_no_result_to_misread() -> None:
         file.flush()
         with pytest.raises(EOFError):
             _receive(file)
+
+
+def _doubled_when_sent(inbox: Inbox[int], _: Blobs) -> tuple[int, int]:
+    time.sleep(0.05)  # preparing: the value is sent meanwhile, and waits in its file
+    return os.getpid(), 2 * inbox.receive()
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_a_value_sent_after_the_work_started_reaches_it(fork: bool) -> None:
+    inbox: Inbox[int] = Inbox()
+    with worker(partial(_doubled_when_sent, inbox), fork=fork, inbox=inbox) as running:
+        inbox.send(21)
+        pid, doubled = running.result()
+    assert doubled == 42
+    assert (pid != os.getpid()) == (fork and can_fork())
+
+
+@needs_fork
+def test_a_large_value_is_sent_without_waiting_for_the_child_to_read_it() -> None:
+    inbox: Inbox[bytes] = Inbox()
+
+    def size_when_sent(_: Blobs) -> int:
+        time.sleep(0.3)
+        return len(inbox.receive())
+
+    with worker(size_when_sent, inbox=inbox) as running:
+        started = time.monotonic()
+        inbox.send(b"v" * 20_000_000)  # far more than a pipe holds
+        assert time.monotonic() - started < 0.25
+        assert running.result() == 20_000_000
+
+
+@needs_fork
+def test_a_child_waiting_for_a_value_never_sent_ends_with_the_block() -> None:
+    inbox: Inbox[int] = Inbox()
+    with pytest.raises(RuntimeError, match="parent failed"), worker(partial(_doubled_when_sent, inbox), inbox=inbox):
+        raise RuntimeError("parent failed")
+    inbox = Inbox()
+    with worker(partial(_doubled_when_sent, inbox), inbox=inbox) as running:
+        inbox.close()  # nothing will come
+        with pytest.raises(WorkerError, match="sent no value"):
+            running.result()
+
+
+@needs_fork
+def test_a_worker_forked_later_does_not_keep_an_earlier_one_waiting_for_its_value() -> None:
+    """The later child inherits the inbox's open end: it closes it, or the first child would wait for it."""
+    inbox: Inbox[int] = Inbox()
+    with worker(partial(_doubled_when_sent, inbox), inbox=inbox) as first, worker(lambda _: time.sleep(5)) as second:
+        inbox.send(4)
+        started = time.monotonic()
+        assert first.result()[1] == 8
+        assert time.monotonic() - started < 2
+        second.cancel()
+
+
+@needs_fork
+def test_a_result_is_read_once_written_and_its_child_is_reaped_later() -> None:
+    with worker(_pid_and_payload) as running:
+        pid, _ = running.result()
+    _reap_ended(block=True)
+    with pytest.raises(ProcessLookupError):  # reaped: no zombie left behind
+        os.kill(pid, 0)
