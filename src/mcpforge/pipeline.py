@@ -241,7 +241,8 @@ def _strict_encoded(toolset: ToolSet, blobs: Blobs) -> _Encoded:
     return _Encoded(_encode(manifests, blobs), diags.freeze(), strict_capable)
 
 
-def _others_encoded(tools: list[dict[str, Any]]) -> _Encoded:
+def _rest_encoded(tools: list[dict[str, Any]]) -> _Encoded:
+    """The manifests the strict worker does not make: OpenAI's plain ones, Anthropic's and Gemini's."""
     diags = Diagnostics()
     return _Encoded(
         _encode({**openai_plain_manifests(tools), **other_manifests(tools, diags)}, Blobs()), diags.freeze()
@@ -292,7 +293,7 @@ def generate(
             encoded_tools=encoded_mcp,
         )
         templates.render(project.context)
-        others_part = _others_encoded(mcp)
+        rest_part = _rest_encoded(mcp)
         files = [*project.files, manifest_file("manifests/mcp-tools.json", encoded_mcp)]
         del encoded_mcp  # joined into the manifest and tools.json: each tool's bytes can go
         try:
@@ -306,7 +307,7 @@ def generate(
         diags.info("worker-failed", f"{exc}; the templates were rendered in this process instead")
         rendered = templates.rendered_here()
     files.extend(RenderedFile(path, text) for path, text in rendered)
-    for part in (strict_part, others_part):
+    for part in (strict_part, rest_part):
         diags.extend(part.diagnostics)
         files.extend(RenderedFile(f"manifests/{name}.json", blob.content) for name, blob in part.manifests.items())
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
