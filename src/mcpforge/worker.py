@@ -21,7 +21,6 @@ import os
 import pickle
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -303,6 +302,8 @@ def _result_file() -> BinaryIO:
     if hasattr(os, "memfd_create"):
         with suppress(OSError):  # no memfd (old kernel, sandbox): a temporary file does the same
             return os.fdopen(os.memfd_create("mcpforge-worker", os.MFD_CLOEXEC), "w+b", buffering=_WRITE_BUFFER)
+    import tempfile  # noqa: PLC0415 - only where memfd is missing; 2 ms of imports (shutil, lzma, random)
+
     return io.BufferedRandom(tempfile.TemporaryFile(buffering=0), _WRITE_BUFFER)
 
 
