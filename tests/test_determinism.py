@@ -15,6 +15,7 @@ import pytest
 from conftest import CORPUS, FIXTURES
 from mcpforge import pipeline
 from mcpforge.options import Options
+from mcpforge.render import renderer
 
 
 def _digest(out: Path) -> str:
@@ -78,46 +79,31 @@ def test_output_is_the_same_with_and_without_the_forked_worker(monkeypatch: pyte
         assert forked.strict_capable == alone.strict_capable > 0
 
 
-def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Out of memory, the kernel kills the worker: the run still ends with the same files, and says so."""
-    monkeypatch.setattr(pipeline, "FORK_MIN_TOOLS", 1)
-    made_here = pipeline._strict_encoded
-    parent = os.getpid()
-
-    def killed_in_the_worker(toolset: Any, blobs: Any) -> Any:
-        if os.getpid() != parent:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return made_here(toolset, blobs)
-
-    monkeypatch.setattr(pipeline, "_strict_encoded", killed_in_the_worker)
-    options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")
-    survived = pipeline.generate(options, parallel=True)
-    alone = pipeline.generate(options, parallel=False)
-    assert [(f.path, f.data) for f in survived.files] == [(f.path, f.data) for f in alone.files]
-    notes = [d for d in survived.diagnostics if d.code == "worker-failed"]
-    assert len(notes) == 1 and "killed by SIGKILL" in notes[0].message
-    assert [d for d in survived.diagnostics if d.code != "worker-failed"] == list(alone.diagnostics)
-
-
-def test_a_template_worker_killed_before_it_rendered_is_replaced_by_rendering_here(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("module", "work", "note"),
+    [
+        (pipeline, "_strict_encoded", "strict OpenAI manifests were made in this process"),
+        (renderer, "_rendered_when_sent", "templates were rendered in this process"),
+    ],
+)
+def test_a_worker_killed_before_it_finished_is_replaced_by_the_same_work_here(
+    monkeypatch: pytest.MonkeyPatch, module: Any, work: str, note: str
 ) -> None:
-    """The worker started early for the templates dies: the same project is rendered in-process, with a note."""
-    from mcpforge.render import renderer
-
-    rendered_there = renderer._rendered_when_sent
+    """Out of memory, the kernel kills a worker: the run still ends with the same files, and says so."""
+    monkeypatch.setattr(pipeline, "FORK_MIN_TOOLS", 1)
+    done_there = getattr(module, work)
     parent = os.getpid()
 
     def killed_in_the_worker(*args: Any) -> Any:
         if os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
-        return rendered_there(*args)
+        return done_there(*args)
 
-    monkeypatch.setattr(renderer, "_rendered_when_sent", killed_in_the_worker)
+    monkeypatch.setattr(module, work, killed_in_the_worker)
     options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")
     survived = pipeline.generate(options, parallel=True)
     alone = pipeline.generate(options, parallel=False)
     assert [(f.path, f.data) for f in survived.files] == [(f.path, f.data) for f in alone.files]
     notes = [d for d in survived.diagnostics if d.code == "worker-failed"]
-    assert len(notes) == 1 and "templates were rendered in this process" in notes[0].message
+    assert len(notes) == 1 and "killed by SIGKILL" in notes[0].message and note in notes[0].message
     assert [d for d in survived.diagnostics if d.code != "worker-failed"] == list(alone.diagnostics)

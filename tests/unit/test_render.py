@@ -10,7 +10,7 @@ from mcpforge.diagnostics import Diagnostics
 from mcpforge.options import Options
 from mcpforge.pipeline import build, targets
 from mcpforge.render.files import SharedParts, dump_compact, dump_json, encode_each, manifest_chunks, manifest_file
-from mcpforge.render.project import render_project
+from mcpforge.render.project import project_parts, render_project
 from mcpforge.targets.openai import with_parameters
 
 
@@ -57,6 +57,6 @@ def test_tools_json_with_the_encoded_mcp_tools_spliced_is_the_same_file() -> Non
     diags = Diagnostics()
     toolset = build(options, diags).toolset
     made = targets(toolset, options, diags, providers=False)
-    spliced = {f.path: f.data for f in render_project(toolset, (), encoded_tools=made.encoded_mcp)}
-    encoded = {f.path: f.data for f in render_project(toolset, ())}
+    spliced = {f.path: f.data for f in render_project(project_parts(toolset, (), encoded_tools=made.encoded_mcp))}
+    encoded = {f.path: f.data for f in render_project(project_parts(toolset, ()))}
     assert spliced == encoded

@@ -154,30 +154,14 @@ def project_parts(
     )
 
 
-def render_project(
-    toolset: ToolSet,
-    diagnostics: Sequence[Diagnostic],
-    *,
-    project_name: str | None = None,
-    dynamic: bool = False,
-    budget: Budget | None = None,
-    encoded_tools: Sequence[bytes] | None = None,
-) -> list[RenderedFile]:
-    """Every file of the generated project except the manifests and the lock file, rendered here.
+def render_project(parts: ProjectParts) -> list[RenderedFile]:
+    """The project's files (see :func:`project_parts`), its templates rendered here.
 
     Python rendered from templates is black-clean by construction (its only per-API values are
     comment-filtered ASCII words); tests/unit/test_render.py checks it with black.
     """
     from mcpforge.render.templates import render_templates  # noqa: PLC0415 - Jinja only where it renders
 
-    parts = project_parts(
-        toolset,
-        diagnostics,
-        project_name=project_name,
-        dynamic=dynamic,
-        budget=budget,
-        encoded_tools=encoded_tools,
-    )
     return [*(RenderedFile(path, text) for path, text in render_templates(parts.context)), *parts.files]
 
 
