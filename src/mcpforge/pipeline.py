@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
+from mcpforge.handover import Blob, Blobs
 from mcpforge.naming import project_names
 from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
@@ -37,7 +38,7 @@ from mcpforge.targets.openai import with_parameters
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
-from mcpforge.worker import Blob, Blobs, WorkerError, worker
+from mcpforge.worker import WorkerError, worker
 
 __all__ = [
     "FORK_MIN_TOOLS",

@@ -1,32 +1,33 @@
-"""The second core: one computation runs in a forked process while the caller does other work.
+"""The second core: computations run in forked processes while the caller does other work.
 
 Generation is pure CPU work on data that already sits in memory. A forked child sees that data
 without copying or pickling it, computes, and leaves only its result in an in-memory file that the
-caller maps once the child has ended. Large parts of a result (the provider manifests) are
-written through :class:`Blobs` straight into that file while they are made, never held whole in
-the child's memory; they come back as :class:`Blob` values whose content is a read-only
-``memoryview`` slice of the mapped file, never copied into this process. Where ``fork`` is
-missing or fails, or the caller asks not to fork, the computation runs in-process when its result
-is asked for (its blobs then hold the bytes made): the result is the same either way, so output
-never depends on which path ran.
+caller maps as soon as it is written (:mod:`mcpforge.handover`). Large parts of a result (the
+provider manifests) are written through :class:`~mcpforge.handover.Blobs` straight into that
+file while they are made, never held whole in the child's memory, and never copied into this
+process. A computation started early can be sent its input later (:class:`Inbox`). Where
+``fork`` is missing or fails, or the caller asks not to fork, the computation runs in-process
+when its result is asked for (its blobs then hold the bytes made): the result is the same either
+way, so output never depends on which path ran.
 """
 
 from __future__ import annotations
 
 import atexit
 import gc
-import io
-import mmap
 import os
 import pickle
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, BinaryIO, Generic, TypeVar
 
-__all__ = ["Blob", "Blobs", "Inbox", "Worker", "WorkerError", "can_fork", "worker"]
+from mcpforge import handover
+from mcpforge.handover import Blobs
+
+__all__ = ["Inbox", "Worker", "WorkerError", "can_fork", "worker"]
 
 T = TypeVar("T")
 V = TypeVar("V")
@@ -39,42 +40,6 @@ class WorkerError(RuntimeError):
 def can_fork() -> bool:
     """Whether a worker may fork here: POSIX ``fork`` (not macOS, where system frameworks forbid it) and one thread."""
     return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
-
-
-class Blob:
-    """Bytes a computation wrote out through :class:`Blobs`: :attr:`content` where its result is read."""
-
-    __slots__ = ("_content", "span")
-
-    def __init__(self, content: bytes | memoryview | None, span: tuple[int, int] | None = None) -> None:
-        self._content = content
-        self.span = span  # (offset, size) in a worker's result file, until the result reaches the caller
-
-    @property
-    def content(self) -> bytes | memoryview:
-        """The bytes (a read-only view of the mapped result when they come from a worker)."""
-        if self._content is None:
-            raise RuntimeError("a blob's content is read where the result arrives, not in the worker")
-        return self._content
-
-
-class Blobs:
-    """Where a computation puts large byte strings: its worker's result file when forked, else memory."""
-
-    def __init__(self, file: BinaryIO | None = None) -> None:
-        self._file = file
-
-    def write(self, chunks: Iterable[bytes]) -> Blob:
-        """``chunks`` joined, written as they come: no joined copy exists in the worker."""
-        if self._file is None:
-            buffer = io.BytesIO()
-            for chunk in chunks:
-                buffer.write(chunk)
-            return Blob(buffer.getvalue())
-        start = self._file.tell()
-        for chunk in chunks:
-            self._file.write(chunk)
-        return Blob(None, (start, self._file.tell() - start))
 
 
 # The write ends of the inboxes of this process's running workers. A child forked while one is
@@ -96,7 +61,7 @@ class Inbox(Generic[V]):
         self._pipe: tuple[int, int] | None = None  # forked: closed by the caller once the value is written
 
     def _forking(self) -> None:
-        self._file, self._pipe = _result_file(), os.pipe()
+        self._file, self._pipe = handover.new_file(), os.pipe()
 
     def _forked(self, *, child: bool) -> None:
         """Keep this process's end of the pipe: the child reads, the caller closes."""
@@ -121,8 +86,8 @@ class Inbox(Generic[V]):
             self._value = (value,)
             return
         with self._file as file:  # the child has its own copy of the file
-            _start(file)  # the file's layout is a result's, with no blobs
-            _send(file, True, value)
+            handover.reserve(file)  # the file's layout is a result's, with no blobs
+            handover.send(file, True, value)
         self.close()
 
     def close(self) -> None:
@@ -142,7 +107,7 @@ class Inbox(Generic[V]):
         while os.read(self._pipe[0], 1):  # nothing is ever written: this returns when the caller closes its end
             pass
         try:
-            _, value = _receive(self._file)
+            _, value = handover.receive(self._file)
         except EOFError:
             raise WorkerError("the caller sent no value") from None
         received: V = value
@@ -172,7 +137,7 @@ class Worker(Generic[T]):
         # (which it does only once its own work is done), and this process maps it instead of
         # reading it. Microsoft Graph's 110 MB of manifests took 0.3 s to hand over through a pipe
         # (the copies and the page faults of a fresh heap), 0.02-0.05 s streamed into a file.
-        file = _result_file()
+        file = handover.new_file()
         # The child closes its end of this pipe as soon as its result is written (or when it dies):
         # the result is read then, not once the child has exited. Ending a process that shares
         # this one's memory takes a while (GitHub: 8 ms; Microsoft Graph: 15 ms), and nothing needs
@@ -220,7 +185,7 @@ class Worker(Generic[T]):
         self._wait_done()
         with file:
             try:
-                ok, value = _receive(file)
+                ok, value = handover.receive(file)
             except (EOFError, ValueError, pickle.UnpicklingError) as exc:
                 status = self._reap()  # it died: its end is near, and how it ended explains why
                 raise WorkerError(f"the worker process ended without a result ({_describe(status)})") from exc
@@ -293,81 +258,6 @@ def _describe(status: int) -> str:
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
-# Writes of a few kilobytes each (one tool's JSON): buffered into few system calls.
-_WRITE_BUFFER = 1 << 20
-
-
-def _result_file() -> BinaryIO:
-    """An anonymous file in memory where possible (Linux), else an unnamed temporary file."""
-    if hasattr(os, "memfd_create"):
-        with suppress(OSError):  # no memfd (old kernel, sandbox): a temporary file does the same
-            return os.fdopen(os.memfd_create("mcpforge-worker", os.MFD_CLOEXEC), "w+b", buffering=_WRITE_BUFFER)
-    import tempfile  # noqa: PLC0415 - only where memfd is missing; 2 ms of imports (shutil, lzma, random)
-
-    return io.BufferedRandom(tempfile.TemporaryFile(buffering=0), _WRITE_BUFFER)
-
-
-# The file: a header (the pickle's offset and size), the blobs, the pickle. The header is written
-# last, over zeros: a child that died before finishing leaves a header that matches no file.
-_SIZE = 8  # bytes of each number in the header
-_HEADER = 2 * _SIZE
-
-
-def _start(stream: BinaryIO) -> Blobs:
-    """Reserve the header: blobs follow it as they are written."""
-    stream.write(bytes(_HEADER))
-    return Blobs(stream)
-
-
-class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj: Any) -> Any:
-        """A blob already in the file travels as its place there."""
-        return ("blob", *obj.span) if isinstance(obj, Blob) and obj.span is not None else None
-
-
-def _send(stream: BinaryIO, ok: bool, value: object) -> None:
-    """Write ``(ok, value)`` after the blobs (see :func:`_start`), then the header."""
-    offset = stream.tell()
-    _Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump((ok, value))
-    size = stream.tell() - offset
-    stream.seek(0)
-    stream.write(offset.to_bytes(_SIZE, "little") + size.to_bytes(_SIZE, "little"))
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, payload: memoryview, view: memoryview, blobs_end: int) -> None:
-        super().__init__(io.BytesIO(payload))
-        self._view, self._blobs_end = view, blobs_end
-        self._loaded: dict[Any, Blob] = {}  # a blob the result names twice is one object, as pickled objects are
-
-    def persistent_load(self, pid: Any) -> Blob:
-        """A blob: a slice of the mapped file, where :func:`_send` said it is."""
-        match pid:
-            case ("blob", int(offset), int(size)) if _HEADER <= offset <= offset + size <= self._blobs_end:
-                pass
-            case _:
-                raise pickle.UnpicklingError(f"not a blob of the result file: {pid!r}")
-        found = self._loaded.get(pid)
-        if found is None:
-            found = self._loaded[pid] = Blob(self._view[offset : offset + size])
-        return found
-
-
-def _receive(file: BinaryIO) -> tuple[bool, Any]:
-    """Read what :func:`_send` wrote, mapping the file: blobs are slices of it, not copies."""
-    size = os.fstat(file.fileno()).st_size
-    if size < _HEADER:
-        raise EOFError("truncated result file")
-    view = memoryview(mmap.mmap(file.fileno(), size, access=mmap.ACCESS_READ))
-    offset = int.from_bytes(view[:_SIZE], "little")
-    payload_size = int.from_bytes(view[_SIZE:_HEADER], "little")
-    if offset < _HEADER or offset + payload_size != size:
-        raise EOFError("truncated result file")
-    # Our own child's output, in our own file.
-    ok, value = _Unpickler(view[offset:], view, offset).load()
-    return bool(ok), value
-
-
 def _child(work: Callable[[Blobs], object], file: BinaryIO, done: int) -> None:
     """Run ``work``, pickle ``(ok, value)`` into ``file``, then close ``done``; never returns."""
     status = 0
@@ -376,7 +266,7 @@ def _child(work: Callable[[Blobs], object], file: BinaryIO, done: int) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
         with file as stream:
-            blobs = _start(stream)
+            blobs = handover.reserve(stream)
             try:
                 value = work(blobs)
             except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
@@ -387,9 +277,9 @@ def _child(work: Callable[[Blobs], object], file: BinaryIO, done: int) -> None:
                     import traceback  # noqa: PLC0415 - only on this rare path
 
                     failure = WorkerError("".join(traceback.format_exception(exc)))
-                _send(stream, False, failure)
+                handover.send(stream, False, failure)
             else:
-                _send(stream, True, value)
+                handover.send(stream, True, value)
         os.close(done)  # the file is closed (written out): the parent reads it now, while this process ends
     except BaseException:  # noqa: BLE001 - the parent sees the missing result
         status = 1

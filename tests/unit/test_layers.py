@@ -1,8 +1,9 @@
 """The pipeline's structure: every import points forward, and the runtime stands alone.
 
-Layers, first to last: foundation modules (errors, diagnostics, text, naming, options, interrupts, worker, memo) and the
-runtime (a leaf: it imports nothing of mcpforge); schema; openapi; tools; targets; render; the
-pipeline and configuration; client; cli. A module may import its own layer and earlier ones.
+Layers, first to last: foundation modules (errors, diagnostics, text, naming, options, interrupts,
+handover, worker, memo) and the runtime (a leaf: it imports nothing of mcpforge); schema; openapi;
+tools; targets; render; the pipeline and configuration; client; cli. A module may import its own
+layer and earlier ones.
 """
 
 from __future__ import annotations
@@ -14,7 +15,19 @@ from conftest import ROOT
 
 SRC = ROOT / "src" / "mcpforge"
 LAYERS = [
-    {"mcpforge", "errors", "diagnostics", "text", "naming", "options", "interrupts", "worker", "memo", "runtime"},
+    {
+        "mcpforge",
+        "errors",
+        "diagnostics",
+        "text",
+        "naming",
+        "options",
+        "interrupts",
+        "handover",
+        "worker",
+        "memo",
+        "runtime",
+    },
     {"schema"},
     {"openapi"},
     {"tools"},

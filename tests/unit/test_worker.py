@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from mcpforge.worker import Blobs, Inbox, Worker, WorkerError, _reap_ended, can_fork, worker
+from mcpforge.handover import Blobs
+from mcpforge.worker import Inbox, Worker, WorkerError, _reap_ended, can_fork, worker
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
@@ -175,15 +176,15 @@ def test_a_blob_in_the_worker_is_only_a_place_in_its_file() -> None:
 
 def _sent(keep: int | None = None) -> tuple[bool, Any]:
     """A result sent into a file (as a child sends it), optionally cut to ``keep`` bytes, then received."""
-    from mcpforge.worker import _receive, _send, _start
+    from mcpforge.handover import receive, reserve, send
 
     with tempfile.TemporaryFile() as file:
-        _send(file, True, _blobs(_start(file)))
+        send(file, True, _blobs(reserve(file)))
         file.flush()
         whole = file.seek(0, os.SEEK_END)
         if keep is not None:
             file.truncate(min(keep, whole - 1))
-        return _receive(file)
+        return receive(file)
 
 
 def test_a_result_read_back_from_its_file_is_the_one_sent() -> None:
@@ -198,13 +199,13 @@ def test_a_result_cut_short_is_reported_not_misread(keep: int) -> None:
 
 
 def test_a_child_that_died_before_sending_leaves_no_result_to_misread() -> None:
-    from mcpforge.worker import _receive, _start
+    from mcpforge.handover import receive, reserve
 
     with tempfile.TemporaryFile() as file:
-        _start(file).write([b"half a manifest"])  # blobs written, then killed: no pickle, no header
+        reserve(file).write([b"half a manifest"])  # blobs written, then killed: no pickle, no header
         file.flush()
         with pytest.raises(EOFError):
-            _receive(file)
+            receive(file)
 
 
 def _doubled_when_sent(inbox: Inbox[int], _: Blobs) -> tuple[int, int]:

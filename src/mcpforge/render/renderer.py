@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from mcpforge.worker import Blobs, Inbox, Worker, worker
+from mcpforge.handover import Blobs
+from mcpforge.worker import Inbox, Worker, worker
 
 __all__ = ["TemplateRenderer", "template_renderer"]
 
