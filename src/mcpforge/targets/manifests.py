@@ -11,7 +11,7 @@ from typing import Any
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.convert import to_anthropic, to_gemini
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
-from mcpforge.targets.openai import chat_tools, flat_tool
+from mcpforge.targets.openai import Scrubbed, chat_tools, flat_tool
 
 __all__ = [
     "OPENAI_MANIFESTS",
@@ -41,16 +41,18 @@ OTHER_MANIFESTS = PROVIDER_MANIFESTS[4:]
 Manifests = dict[str, list[dict[str, Any]]]
 
 
-def openai_plain_manifests(tools: list[dict[str, Any]]) -> Manifests:
+def openai_plain_manifests(tools: list[dict[str, Any]], memo: Scrubbed | None = None) -> Manifests:
     """The OpenAI Chat and Responses manifests with plain (not strict) parameters."""
-    chat, _ = chat_tools(tools, strict=False)
+    chat, _ = chat_tools(tools, strict=False, memo=memo)
     # Responses tools are the Chat ones flattened (same parameters, strict kept as decided).
     return {"openai-chat": chat, "openai-responses": [flat_tool(tool) for tool in chat]}
 
 
-def openai_strict_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[Manifests, int]:
+def openai_strict_manifests(
+    tools: list[dict[str, Any]], diags: Diagnostics, memo: Scrubbed | None = None
+) -> tuple[Manifests, int]:
     """The strict OpenAI Chat and Responses manifests, linted, and how many tools are strict."""
-    chat, loose = chat_tools(tools, strict=True)
+    chat, loose = chat_tools(tools, strict=True, memo=memo)
     for name, why in loose:
         diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
     manifests: Manifests = {"openai-chat-strict": chat, "openai-responses-strict": [flat_tool(tool) for tool in chat]}
@@ -62,9 +64,10 @@ def openai_strict_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> 
 
 def openai_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[Manifests, int]:
     """The four OpenAI manifests (Chat and Responses, plain and strict), linted, and how many tools are strict."""
-    plain = openai_plain_manifests(tools)
-    strict, strict_capable = openai_strict_manifests(tools, diags)
-    return {name: (plain | strict)[name] for name in OPENAI_MANIFESTS}, strict_capable
+    scrubbed = Scrubbed()  # both forms start from the same scrubbed parameters: scrubbed once
+    strict, strict_capable = openai_strict_manifests(tools, diags, scrubbed)
+    made = openai_plain_manifests(tools, scrubbed) | strict
+    return {name: made[name] for name in OPENAI_MANIFESTS}, strict_capable
 
 
 def other_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> Manifests:

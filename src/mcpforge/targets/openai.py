@@ -98,14 +98,15 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
 
 
 def chat_tools(
-    tools: Sequence[Mapping[str, Any]], *, strict: bool
+    tools: Sequence[Mapping[str, Any]], *, strict: bool, memo: Scrubbed | None = None
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The Chat tools of MCP tools, and ``(tool name, why)`` for each that could not be strict.
 
     The tools share one conversion memo each (see :func:`openai_parameters` and
     :func:`~mcpforge.targets.openai_strict.strict_schema`): a subschema they share is converted once.
+    ``memo`` shares the scrubbing with another call (the other form, in the same process).
     """
-    memo, strict_memo = Scrubbed(), Strictified()
+    memo, strict_memo = Scrubbed() if memo is None else memo, Strictified()
     chats: list[dict[str, Any]] = []
     loose: list[tuple[str, str]] = []
     for tool in tools:
