@@ -201,6 +201,60 @@ def test_an_error_during_the_swap_restores_the_old_output(tmp_path: Path) -> Non
     assert tree(out) == before and not (out / STAGING).exists() and not (out / BACKUP).exists()
 
 
+SLOW_HELPER = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    from pathlib import Path
+    from mcpforge.render import write
+    from mcpforge.render.files import RenderedFile
+    from mcpforge.errors import MCPForgeError
+
+    out = Path(sys.argv[1])
+    helper_writing = threading.Event()
+    original = Path.write_bytes
+
+    def write_bytes(self, data):
+        if threading.current_thread() is threading.main_thread():
+            helper_writing.wait(10)  # the helper has a file first; this thread then writes the rest at once
+            return original(self, data)
+        helper_writing.set()
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()  # while this thread still writes
+        time.sleep(0.6)
+        result = original(self, data)
+        print("helper done", file=sys.stderr, flush=True)
+        return result
+
+    Path.write_bytes = write_bytes
+    new = [RenderedFile(f"f{i}.txt", b"new" * (10 - i)) for i in range(6)]
+    try:
+        write.write_tree(new, out)
+    except MCPForgeError as exc:
+        print("stopped", file=sys.stderr, flush=True)
+        print(exc.render(), file=sys.stderr)
+        sys.exit(exc.exit_status)
+    """)
+
+
+def test_a_signal_while_the_helper_still_writes_waits_for_its_file(tmp_path: Path) -> None:
+    """Ctrl-C while this thread waits for the writing helper: staging is removed only once the helper is done."""
+    out = tmp_path / "out"
+    write_tree(files("old"), out)
+    before = tree(out)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    result = subprocess.run(
+        [sys.executable, "-c", SLOW_HELPER, str(out)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 130, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[:2] == ["helper done", "stopped"], result.stderr
+    assert "was left as it was" in result.stderr
+    assert tree(out) == before and not (out / STAGING).exists() and not (out / BACKUP).exists()
+
+
 def test_a_run_killed_mid_swap_is_repaired_by_the_next_one(tmp_path: Path) -> None:
     out = tmp_path / "out"
     write_tree(files("old"), out)

@@ -192,18 +192,37 @@ def _stage(staging: Path, files: Sequence[RenderedFile]) -> None:
             write_queued()
         except BaseException as exc:  # noqa: BLE001 - raised by the main thread once both have stopped
             failed.append(exc)
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=helper, name="mcpforge-write", daemon=True)
-    thread.start()
+    done = threading.Event()
+    threading.Thread(target=helper, name="mcpforge-write", daemon=True).start()
     try:
         write_queued()
     except BaseException as exc:  # an error here, or a signal (Ctrl-C): the helper stops after its file
         failed.append(exc)
         raise
     finally:
-        thread.join()
+        _wait(done)
     if failed:
         raise failed[0]
+
+
+def _wait(done: threading.Event) -> None:
+    """Wait until ``done`` is set, even across signals; the first signal's exception is raised then.
+
+    Returning earlier would let the caller remove the staging folder while the helper still writes
+    into it. Not ``Thread.join``: on Python 3.11 a join interrupted by a signal can leave the thread
+    marked as ended while it still runs.
+    """
+    interrupted: BaseException | None = None
+    while not done.is_set():
+        try:
+            done.wait()
+        except BaseException as exc:  # noqa: BLE001 - a signal handler raised here: raised once the helper is done
+            interrupted = interrupted or exc
+    if interrupted is not None:
+        raise interrupted
 
 
 def _largest_first(file: RenderedFile) -> int:
