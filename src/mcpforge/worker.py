@@ -104,8 +104,7 @@ class Inbox(Generic[V]):
             if self._value is None:
                 raise RuntimeError("no value was sent")
             return self._value[0]
-        while os.read(self._pipe[0], 1):  # nothing is ever written: this returns when the caller closes its end
-            pass
+        _until_closed(self._pipe[0])
         try:
             _, value = handover.receive(self._file)
         except EOFError:
@@ -201,8 +200,7 @@ class Worker(Generic[T]):
         if done is None:
             return
         try:
-            while os.read(done, 1):  # the child never writes: the first read returns at its close
-                pass
+            _until_closed(done)
         finally:
             os.close(done)
 
@@ -250,6 +248,12 @@ def _reap_ended(*, block: bool = False) -> None:
 
 
 atexit.register(_reap_ended, block=True)
+
+
+def _until_closed(read_end: int) -> None:
+    """Block until every write end of a pipe is closed: nothing is ever written on these pipes."""
+    while os.read(read_end, 1):
+        pass
 
 
 def _describe(status: int) -> str:

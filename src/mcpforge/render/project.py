@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,6 +19,7 @@ import orjson
 
 from mcpforge.diagnostics import Diagnostic, Effect
 from mcpforge.naming import project_names
+from mcpforge.render import PACKAGE_DIR
 from mcpforge.render.escape import comment
 from mcpforge.render.files import RenderedFile, dump_compact
 from mcpforge.runtime.contract import ServerConfig, ToolsFile
@@ -30,11 +30,6 @@ from mcpforge.targets.runtime import runtime_contract
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["ProjectParts", "project_parts", "render_project", "runtime_files", "runtime_sources"]
-
-
-# mcpforge's runtime, read from where it is installed; not through importlib.resources, whose
-# import alone cost a tenth of a small document's run.
-_PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def _toolsets(budget: Budget) -> list[dict[str, Any]]:
@@ -54,7 +49,7 @@ def runtime_sources() -> tuple[tuple[str, str], ...]:
     """``(file name, source)`` of every runtime module that is copied (all but ``__init__.py``)."""
     return tuple(
         (entry.name, entry.read_text(encoding="utf-8"))
-        for entry in sorted((_PACKAGE / "runtime").glob("*.py"), key=lambda e: e.name)
+        for entry in sorted((PACKAGE_DIR / "runtime").glob("*.py"), key=lambda e: e.name)
         if entry.name != "__init__.py"
     )
 

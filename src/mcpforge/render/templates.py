@@ -14,6 +14,7 @@ from typing import Any
 
 import jinja2
 
+from mcpforge.render import PACKAGE_DIR
 from mcpforge.render.escape import comment, json_string, markdown, toml_string
 
 __all__ = ["TEMPLATES", "load_templates", "render_templates"]
@@ -27,15 +28,12 @@ TEMPLATES = (
     ("src/{package}/__main__.py", "package/__main__.py.jinja"),
 )
 
-# mcpforge's own files, read from where it is installed (the loader needs a real folder anyway).
-_PACKAGE = Path(__file__).resolve().parents[1]
-
 
 def _templates_dir() -> Path:
-    packaged = _PACKAGE / "templates"
+    packaged = PACKAGE_DIR / "templates"  # the loader needs a real folder anyway
     if packaged.is_dir():
         return packaged
-    return _PACKAGE.parents[1] / "templates"  # a source checkout
+    return PACKAGE_DIR.parents[1] / "templates"  # a source checkout
 
 
 @cache
