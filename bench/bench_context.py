@@ -41,7 +41,8 @@ async def main():
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in await client.list_tools()]
         size = lambda x: len(json.dumps(x, separators=(",", ":"), ensure_ascii=False).encode())
         inputs = sum(size(t["inputSchema"]) for t in tools)
-        print(json.dumps({"tools": len(tools), "total": size({"tools": tools}), "input": inputs}))
+        seen = sum(size({k: t[k] for k in ("name", "description", "inputSchema") if k in t}) for t in tools)
+        print(json.dumps({"tools": len(tools), "total": size({"tools": tools}), "input": inputs, "seen": seen}))
 asyncio.run(main())
 """
 
@@ -67,6 +68,11 @@ def _listing(package: str, dynamic: bool) -> list[dict[str, Any]]:
                     return tools
 
     return anyio.run(run)
+
+
+def _model_visible(tools: list[dict[str, Any]]) -> int:
+    """What a model reads of each tool: its name, description and input schema (bytes)."""
+    return sum(_size({k: t[k] for k in ("name", "description", "inputSchema") if k in t}) for t in tools)
 
 
 def _lost_arguments(spec: dict[str, Any], data: dict[str, Any]) -> list[str]:
@@ -117,21 +123,24 @@ def main() -> None:
     spec = json.loads(args.spec.read_text())
     lost = _lost_arguments(spec, data)
     rows = [
-        ("mcpforge (default)", len(full), _size({"tools": full}), sum(_size(t["inputSchema"]) for t in full)),
-        ("mcpforge --dynamic", len(dynamic), _size({"tools": dynamic}), sum(_size(t["inputSchema"]) for t in dynamic)),
+        (name, len(tools), _size({"tools": tools}), sum(_size(t["inputSchema"]) for t in tools), _model_visible(tools))
+        for name, tools in (("mcpforge (default)", full), ("mcpforge --dynamic", dynamic))
     ]
     if args.fastmcp_python:
         measured = subprocess.run(
             [str(args.fastmcp_python), "-c", FASTMCP_SCRIPT, str(args.spec)], check=True, capture_output=True, text=True
         )
         fm = json.loads(measured.stdout.strip().splitlines()[-1])
-        rows.append(("FastMCP from_openapi", fm["tools"], fm["total"], fm["input"]))
-    print(f"| {args.spec.name} | tools | tools/list (KB) | input schemas (KB) | tokens (est.) |")
-    print("|---|---|---|---|---|")
-    for name, count, total, inputs in rows:
-        print(f"| {name} | {count:,} | {total / 1024:,.1f} | {inputs / 1024:,.1f} | {total // 4:,} |")
+        rows.append(("FastMCP from_openapi", fm["tools"], fm["total"], fm["input"], fm["seen"]))
+    print(f"| {args.spec.name} | tools | tools/list (KB) | input schemas (KB) | model-visible (KB) | tokens (est.) |")
+    print("|---|---|---|---|---|---|")
+    for name, count, total, inputs, seen in rows:
+        print(
+            f"| {name} | {count:,} | {total / 1024:,.1f} | {inputs / 1024:,.1f} | {seen / 1024:,.1f} | {total // 4:,} |"
+        )
     if args.fastmcp_python:
         print(f"\nmcpforge default / FastMCP: {rows[0][2] / rows[2][2]:.1%} of the bytes")
+        print(f"model-visible (names, descriptions, input schemas): {rows[0][4] / rows[2][4]:.2f}x FastMCP's")
     print(f"operations with a lost argument: {len(lost)}" + (f" (e.g. {lost[:3]})" if lost else ""))
 
 

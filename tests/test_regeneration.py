@@ -16,7 +16,7 @@ servers: [{url: "https://shop.example/v1"}]
 paths:
   /a:
     get:
-      operationId: get-a
+      operationId: "get/a"
       responses: {"200": {description: ok}}
   /b:
     get:
@@ -51,7 +51,7 @@ paths:
       responses: {"200": {description: ok}}
   /a:
     get:
-      operationId: get-a
+      operationId: "get/a"
       responses: {"200": {description: ok}}
 """
 

@@ -29,6 +29,7 @@ __all__ = [
     "assign_tool_names",
     "definition_name",
     "name_problem",
+    "page_url_argument",
     "selection_argument",
     "short_hash",
     "shorten",
@@ -41,7 +42,8 @@ __all__ = [
 
 DEFAULT_MAX_TOOL_NAME = 64
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_ARG_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+# Property names every target accepts (Anthropic: ^[a-zA-Z0-9_.-]{1,64}$; dots left out: field paths use them).
+_ARG_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 # camelCase / PascalCase / ACRONYMWord / digits boundaries, used only to shorten long single words
 _CAMEL_PIECE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -59,9 +61,13 @@ def _words(text: str) -> list[str]:
 def tool_name_base(operation_id: str | None, method: str, path: str) -> tuple[str, bool]:
     """The unshortened tool name and whether it is exactly the operationId.
 
+    An operationId valid for every target (``get-stations``, ``listPets``) is the name as written:
+    the name the API's documentation and users know. Others are made valid word by word:
     ``repos/create-for-authenticated-user`` becomes ``repos_create_for_authenticated_user``;
     without an operationId, ``GET /pets/{petId}`` becomes ``get_pets_petId``.
     """
+    if operation_id and PORTABLE_NAME_RULE.pattern.match(operation_id) and len(operation_id) <= DEFAULT_MAX_TOOL_NAME:
+        return operation_id, True
     if operation_id:
         words = _words(operation_id)
         if words:
@@ -170,7 +176,11 @@ def assign_tool_names(
 
 @lru_cache(maxsize=4096)  # operations repeat their parameters (Graph: 48,000 uses of a few hundred names)
 def argument_name(wire_name: str) -> str:
-    """A portable argument (property) name for a parameter: ``X-Request-Id`` -> ``X_Request_Id``."""
+    """A portable argument (property) name for a parameter.
+
+    A name every target accepts as a property (``only-performed-by``, ``X-Request-Id``) is kept as
+    written; others are made so word by word: ``$top`` -> ``top``, ``filter[name]`` -> ``filter_name``.
+    """
     if _ARG_PATTERN.match(wire_name):
         return wire_name
     words = _words(wire_name)
@@ -181,18 +191,28 @@ def argument_name(wire_name: str) -> str:
 
 
 SELECTION_NAMES = ("fields", "result_fields", "select_fields")
+PAGE_URL_NAMES = ("page_url", "next_page_url", "mcp_page_url")
+
+
+def _free_name(choices: Sequence[str], taken: Iterable[str]) -> str:
+    used = set(taken)
+    for name in choices:
+        if name not in used:
+            return name
+    counter = 2
+    while f"{choices[0]}_{counter}" in used:
+        counter += 1
+    return f"{choices[0]}_{counter}"
 
 
 def selection_argument(taken: Iterable[str]) -> str:
     """The name of a tool's field-selection argument: ``fields`` unless the API already uses it."""
-    used = set(taken)
-    for name in SELECTION_NAMES:
-        if name not in used:
-            return name
-    counter = 2
-    while f"fields_{counter}" in used:
-        counter += 1
-    return f"fields_{counter}"
+    return _free_name(SELECTION_NAMES, taken)
+
+
+def page_url_argument(taken: Iterable[str]) -> str:
+    """The name of a tool's next-page URL argument: ``page_url`` unless the API already uses it."""
+    return _free_name(PAGE_URL_NAMES, taken)
 
 
 def unique_argument_name(name: str, location: str, taken: Iterable[str]) -> str:

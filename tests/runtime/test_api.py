@@ -173,9 +173,9 @@ def test_base_url_path_and_query_are_kept() -> None:
 
 def test_argument_errors_name_the_argument(data: Any) -> None:
     with serve(Upstream()) as url:
-        header, long_query = call_all(data, url, [("echo", {"X_Label": "café"}), ("echo", {"q": "x" * 10_000_000})], {})
+        header, long_query = call_all(data, url, [("echo", {"X-Label": "café"}), ("echo", {"q": "x" * 10_000_000})], {})
     assert header.is_error and text(header) == (
-        "argument 'X_Label' (header X-Label): HTTP header values must be ASCII; 'é' at position 3 is not"
+        "argument 'X-Label' (header X-Label): HTTP header values must be ASCII; 'é' at position 3 is not"
     )
     assert long_query.is_error and "argument 'q' (10,000,002 characters)" in text(long_query)
     assert "over the limit of 32,768" in text(long_query)
@@ -215,12 +215,13 @@ def test_large_results_fit_the_budget_as_valid_json_with_a_note_and_the_next_pag
             {"RUNTIME_MAX_RESULT_TOKENS": "5000", "RUNTIME_MAX_RESPONSE_BYTES": "5000000"},
         )
     texts = [c.text for c in full.content if isinstance(c, types.TextContent)]
-    assert sum(tokens_of(t) for t in texts) <= 5000
+    # Text and structuredContent (the same value: the tool has an output schema) together within the budget.
+    assert sum(tokens_of(t) for t in texts) + tokens_of(json.dumps(full.structured_content)) <= 5000
     items = json.loads(texts[0])
     assert full.structured_content == {"result": items} and 0 < len(items) < 100
     assert texts[1].startswith("[Result shortened to fit the budget of 5,000 tokens: kept the first")
     assert "ask only for the fields you need with 'fields'" in texts[1] and "'per_page'" in texts[1]
-    assert 'call getPage with the same arguments and {"page":2}' in texts[1]
+    assert 'call getPage with {"per_page":100,"page":2}' in texts[1]
     assert full.meta == {
         "mcpforge/shortened": [
             f"kept the first {len(items)} of 100 items of the result ({100 - len(items)} left out)",
@@ -230,7 +231,9 @@ def test_large_results_fit_the_budget_as_valid_json_with_a_note_and_the_next_pag
     }
     selected = json.loads(picked.content[0].text)  # type: ignore[union-attr]
     assert len(selected) == 100 and selected[0] == {"id": 0, "owner": {"login": "o"}}
-    assert picked.content[1].text == '[More results: call getPage with the same arguments and {"page":2}]'  # type: ignore[union-attr]
+    assert picked.content[1].text == (  # type: ignore[union-attr]
+        '[More results: call getPage with {"per_page":100,"fields":["id","owner.login"],"page":2}]'
+    )
     assert (
         wrong.is_error
         and text(wrong) == "fields: unknown field 'nmae'; fields available at the top level: body, id, name, owner"

@@ -30,7 +30,9 @@ def test_input_schema_shape_and_bindings() -> None:
     assert schema["properties"]["status"]["items"]["enum"] == ["available", "pending", "sold"]
     bindings = {b.arg: b for b in list_pets.bindings}
     assert (bindings["status"].style, bindings["status"].explode) == ("form", False)
-    assert bindings["X_Request_Id"].wire_name == "X-Request-Id" and bindings["X_Request_Id"].location == "header"
+    # A name every target accepts is kept as written: no renaming, no "(header parameter ...)" note.
+    assert bindings["X-Request-Id"].wire_name == "X-Request-Id" and bindings["X-Request-Id"].location == "header"
+    assert "parameter" not in schema["properties"]["X-Request-Id"].get("description", "")
     show = tool(toolset, "showPetById")
     assert show.input_schema["required"] == ["petId"]
 
@@ -204,3 +206,33 @@ def test_a_parameter_repeated_across_operations_is_one_argument_object(tmp_path:
     assert a.bindings[0] is b.bindings[0] and a.bindings[0].wire_name == "$top"
     renamed = [d.operation for d in diags if d.code == "argument-renamed"]
     assert renamed == ["GET /a (getA)", "GET /b (getB)", "GET /b (getB)"]  # each operation still says so
+
+
+def test_argument_description_limit_covers_the_rename_note(tmp_path: Path) -> None:
+    spec = write_spec(
+        tmp_path,
+        """
+        openapi: 3.0.3
+        info: {title: T, version: "1"}
+        paths:
+          /items:
+            get:
+              operationId: get-items
+              parameters:
+                - name: "filter[name]"
+                  in: query
+                  description: Only items whose name contains this text, compared without regard to case.
+                  schema: {type: string}
+                - {name: only-performed-by, in: query, description: Who performed it., schema: {type: string}}
+              responses: {"200": {description: ok}}
+        """,
+    )
+    for limit in (40, 60, 200):
+        toolset, _ = build(spec, Options(argument_description_max=limit))
+        (only,) = toolset.tools
+        assert only.name == "get-items"
+        properties = only.input_schema["properties"]
+        assert set(properties) == {"filter_name", "only-performed-by"}
+        assert properties["only-performed-by"]["description"] == "Who performed it."
+        described = properties["filter_name"]["description"]
+        assert len(described) <= limit and "filter[name]" in described

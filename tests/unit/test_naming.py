@@ -94,9 +94,20 @@ def test_reserved_names_are_kept_and_newcomers_renamed() -> None:
     assert names == {"GET /old": "thing", "GET /new": "thing_2"}
 
 
+def test_valid_operation_ids_are_tool_names_as_written() -> None:
+    assert tool_name_base("get-stations", "get", "/stations") == ("get-stations", True)
+    assert tool_name_base("listPets", "get", "/pets") == ("listPets", True)
+    # Invalid for some target: made valid word by word, deterministically.
+    assert tool_name_base("repos/create-for-authenticated-user", "post", "/user/repos") == (
+        "repos_create_for_authenticated_user",
+        False,
+    )
+    assert tool_name_base("1stThing", "get", "/x") == ("op_1stThing", False)
+
+
 def test_argument_names_are_portable() -> None:
     assert argument_name("limit") == "limit"
-    assert argument_name("X-Request-Id") == "X_Request_Id"
+    assert argument_name("X-Request-Id") == "X-Request-Id"
     assert argument_name("filter[status]") == "filter_status"
     assert argument_name("1st") == "p_1st"
     assert argument_name("!!") == "param"

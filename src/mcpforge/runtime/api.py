@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import logging
 import math
+import random
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 import anyio
 import httpx
@@ -38,11 +42,42 @@ from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
 from .tokens import BYTES_PER_TOKEN
 
-__all__ = ["Api", "drop_injected_nulls", "http_client"]
+__all__ = ["Api", "drop_injected_nulls", "http_client", "retry_after"]
 
 logger = logging.getLogger(__name__)
 _COOKIE_SAFE = "-._~!$&'()*+/:=?@[]^`{|}"
 _SHOWN_ERRORS = 5
+_DEFAULT_ACCEPT = "application/json, */*;q=0.5"
+_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
+_BACKOFF = 0.5  # seconds before the first retry (doubled each time, jittered)
+_JITTER = random.SystemRandom()  # replicas retrying together must not stay in step
+
+
+def retry_after(value: str) -> float | None:
+    """Seconds a ``Retry-After`` header asks for (delta-seconds or an HTTP date), None when absent or unreadable."""
+    value = value.strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max((when - datetime.now(UTC)).total_seconds(), 0.0) if when.tzinfo else None
+
+
+def _retry_note(response: Response) -> str:
+    asked = retry_after(response.retry_after)
+    if asked is not None:
+        return f"Retry after {asked:.0f} s."
+    return "The API is throttled or unavailable; retry in a minute."
+
+
+def _path_pattern(template: str) -> re.Pattern[str]:
+    """A regex matching the operation's path with any value in each ``{parameter}``."""
+    pieces = re.split(r"\{[^}/]*\}", template)
+    return re.compile("[^/]+".join(re.escape(piece) for piece in pieces))
 
 
 def http_client(settings: Settings) -> httpx.AsyncClient:
@@ -138,6 +173,9 @@ class Api:
         self.redact = Redactor(self._secrets)
         self._shared = _CallContext(Credentials(self._schemes, settings.credentials, self._tokens), self.redact, {})
         self._per_user = per_user_headers(self._schemes, settings.per_user_credentials)
+        self._query_credentials = {
+            str(s.get("name")) for s in self._schemes.values() if s["type"] == "apiKey" and s.get("in") == "query"
+        }
 
     def _context(self, headers: Mapping[str, str] | None) -> _CallContext:
         """The credentials and redaction of one call: the server's, or (per user) the request's own."""
@@ -211,20 +249,63 @@ class Api:
         missing = context.credentials.missing(entry["security"], context.headers)
         if missing and context.headers:
             return error_result(
-                f"This operation needs your own API credentials: send {', '.join(missing)} with the request "
+                f"This operation needs your own API credentials: send {' or '.join(missing)} with the request "
                 "(this server takes API credentials per user)"
             )
         request = prepare_request(entry["method"], entry["path"], entry["bindings"], arguments)
+        page_url = entry.get("pageUrl")
+        if page_url and arguments.get(page_url):
+            request.path, request.params = self._page_target(entry, request.path, arguments[page_url], page_url)
+        request.headers.setdefault("Accept", entry.get("accept") or _DEFAULT_ACCEPT)
         await context.credentials.apply(entry["security"], request, self._client)
         started = time.perf_counter()
-        response = await self._send(request)
+        response, retry_note = await self._send_retrying(request)
         elapsed = 1000 * (time.perf_counter() - started)
         logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
-        hint = f"no credentials are configured for this operation: set {', '.join(missing)}" if missing else ""
+        hint = f"no credentials are configured for this operation: set {' or '.join(missing)}" if missing else ""
         shaping = Shaping(
             budget=self._settings.max_result_tokens, arguments=arguments, fields=fields, unchecked=unchecked
         )
-        return response_result(entry, response, context.redact, self._output_check(tool), shaping, auth_hint=hint)
+        return response_result(
+            entry, response, context.redact, self._output_check(tool), shaping, auth_hint=hint, retry_note=retry_note
+        )
+
+    def _page_target(self, entry: ToolEntry, current: str, url: str, arg: str) -> tuple[str, list[tuple[str, str]]]:
+        """The path and query of a next-page URL, which must be this operation's on the configured API."""
+        parts = urlsplit(url)
+        if (parts.scheme or parts.netloc) and f"{parts.scheme}://{parts.netloc}".lower() != self._origin.lower():
+            raise ArgumentError(
+                f"{arg}: not a URL of this API ({self._origin}); pass the URL a result of this tool gave"
+            )
+        path = parts.path or self._base_path + current  # still percent-encoded, as it is sent
+        relative = path[len(self._base_path) :] if path.startswith(self._base_path) else None
+        if relative is None or not _path_pattern(entry["path"]).fullmatch(relative) or ".." in unquote(relative):
+            raise ArgumentError(f"{arg}: not a page of {entry['method']} {entry['path']}; pass the URL this tool gave")
+        # The server adds its own base query and query credentials again: an API that echoes them is not doubled.
+        own = {name for name, _ in self._base_query} | self._query_credentials
+        pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in own]
+        return relative, pairs
+
+    async def _send_retrying(self, request: PreparedRequest) -> tuple[Response, str]:
+        """Send, retrying throttled and unavailable answers where that is safe; the note says when to retry."""
+        idempotent = request.method in _IDEMPOTENT or any(k.lower() == "idempotency-key" for k in request.headers)
+        attempt = 0
+        while True:
+            response = await self._send(request)
+            retryable = response.status in (429, 503) or (
+                response.status in (502, 504) and request.method in _IDEMPOTENT
+            )
+            if not retryable or not idempotent:
+                return response, _retry_note(response) if retryable else ""
+            asked = retry_after(response.retry_after)
+            wait = asked if asked is not None else min(_BACKOFF * 2**attempt, self._settings.retry_max_wait)
+            if attempt >= self._settings.retries or wait > self._settings.retry_max_wait:
+                return response, _retry_note(response)
+            if asked is None:
+                wait *= _JITTER.uniform(0.5, 1.0)
+            attempt += 1
+            logger.info("%s answered %s; retry %d in %.1f s", request.method, response.status, attempt, wait)
+            await anyio.sleep(wait)
 
     def _output_check(self, tool: Mapping[str, Any]) -> Any:
         def check(structured: Mapping[str, Any]) -> str | None:
@@ -279,4 +360,5 @@ class Api:
                 truncated=truncated,
                 url=str(response.url),
                 link=response.headers.get("link", ""),
+                retry_after=response.headers.get("retry-after", ""),
             )

@@ -100,6 +100,8 @@ class ToolEntry(TypedDict):
     security: list[list[list[Any]]]  # alternatives of [scheme key, scopes]
     outputWrapped: bool  # structuredContent is {"result": body}: the body is not an object
     select: NotRequired[str]  # the field-selection argument (see select.py), when the success response is JSON
+    pageUrl: NotRequired[str]  # the argument carrying a next-page URL the API gave (see pages.py)
+    accept: NotRequired[str]  # the Accept header: the declared response media types, JSON preferred
 
 
 class ToolsFile(TypedDict):

@@ -150,27 +150,32 @@ class Credentials:
         return all(var in self._values for var in env.values())
 
     def missing(self, security: Sequence[Sequence[Sequence[Any]]], names: Mapping[str, str] | None = None) -> list[str]:
-        """What to set for the operation's first alternative, when no alternative is fully configured.
+        """What to set, one entry per alternative the operation accepts, when none is fully configured.
 
         ``names`` maps variables to the names a user knows them by (per-user headers); variables by default.
         """
         if not security or any(all(self._has(self._schemes[key]) for key, _ in alt) for alt in security):
             return []
         show = names or {}
-        needed = []
-        for key, _ in security[0]:
-            scheme = self._schemes[key]
-            if self._has(scheme):
-                continue
-            env = scheme["env"]
-            if scheme["type"] == "oauth2" and "clientId" in env:
-                needed.append(
-                    f"{show.get(env['token'], env['token'])} (or {show.get(env['clientId'], env['clientId'])} and "
-                    f"{show.get(env['clientSecret'], env['clientSecret'])})"
-                )
-            else:
-                needed += [show.get(var, var) for var in env.values() if var not in self._values]
-        return needed
+        alternatives: list[str] = []
+        for alternative in security:
+            needed = []
+            for key, _ in alternative:
+                scheme = self._schemes[key]
+                if self._has(scheme):
+                    continue
+                env = scheme["env"]
+                if scheme["type"] == "oauth2" and "clientId" in env:
+                    needed.append(
+                        f"{show.get(env['token'], env['token'])} (or {show.get(env['clientId'], env['clientId'])} "
+                        f"and {show.get(env['clientSecret'], env['clientSecret'])})"
+                    )
+                else:
+                    needed += [show.get(var, var) for var in env.values() if var not in self._values]
+            text = " and ".join(needed)
+            if text and text not in alternatives:
+                alternatives.append(text)
+        return alternatives
 
     async def apply(
         self, security: Sequence[Sequence[Sequence[Any]]], request: PreparedRequest, client: httpx.AsyncClient

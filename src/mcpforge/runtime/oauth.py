@@ -3,7 +3,8 @@
 JWTs (RFC 9068) are verified with the issuer's JWKS (fetched asynchronously, cached, fetched again
 on an unknown ``kid`` at most every 30 seconds) against an explicit list of asymmetric algorithms
 (never ``none`` or a shared-secret one), and must carry ``exp``, ``iss`` and ``aud``: the issuer and
-this server's resource URL (RFC 8707 audience), ``exp``/``nbf`` with 30 seconds of leeway, and the
+this server's resource URL (RFC 8707 audience), ``exp``/``nbf`` with ``OAUTH_LEEWAY`` seconds of leeway
+(the expiry handed to the MCP SDK, which checks it again without leeway, includes it), and the
 required scopes (``scope`` or ``scp``). Other tokens go to RFC 7662 introspection (its answer cached
 for at most a minute, never past the token's expiry), with the same audience, issuer and expiry
 checks. The JWKS and introspection endpoints come from the settings or the issuer's RFC 8414 (or
@@ -27,12 +28,11 @@ from mcp.server.auth.provider import AccessToken, TokenVerifier
 
 from .settings import Settings
 
-__all__ = ["ALGORITHMS", "LEEWAY", "OAuthVerifier"]
+__all__ = ["ALGORITHMS", "OAuthVerifier"]
 
 logger = logging.getLogger(__name__)
 
 ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
-LEEWAY = 30  # seconds of clock difference tolerated on exp and nbf
 _JWKS_REFRESH_INTERVAL = 30.0
 _INTROSPECTION_CACHE = 60.0
 _NEGATIVE_CACHE = 5.0
@@ -88,6 +88,7 @@ class OAuthVerifier(TokenVerifier):
         self._introspection_url = settings.oauth_introspection_url or None
         self._client = (settings.oauth_client_id, settings.oauth_client_secret) if settings.oauth_client_id else None
         self._fallback = fallback
+        self._leeway = settings.oauth_leeway  # seconds of clock difference tolerated on exp and nbf
         self._metadata: dict[str, Any] | None = None
         self._keys: jwt.PyJWKSet | None = None
         self._keys_fetched = 0.0
@@ -167,7 +168,7 @@ class OAuthVerifier(TokenVerifier):
                 algorithms=[algorithm],
                 audience=self._resource,
                 issuer=self._issuer,
-                leeway=LEEWAY,
+                leeway=self._leeway,
                 options={"require": ["exp", "iss", "aud"]},
             )
         except jwt.InvalidTokenError as exc:
@@ -182,7 +183,8 @@ class OAuthVerifier(TokenVerifier):
             token=token,
             client_id=str(client_id),
             scopes=_scopes(claims),
-            expires_at=int(claims["exp"]) if isinstance(claims.get("exp"), int | float) else None,
+            # The SDK drops a token whose expires_at has passed, with no leeway of its own.
+            expires_at=int(claims["exp"]) + self._leeway if isinstance(claims.get("exp"), int | float) else None,
             resource=self._resource,
             subject=str(subject) if subject is not None else None,
             claims={"iss": claims.get("iss", self._issuer)},
@@ -222,8 +224,8 @@ class OAuthVerifier(TokenVerifier):
             logger.info("access token refused: issued by %r", answer["iss"])
             return None
         now = time.time()
-        if isinstance(answer.get("exp"), int | float) and answer["exp"] + LEEWAY < now:
+        if isinstance(answer.get("exp"), int | float) and answer["exp"] + self._leeway < now:
             return None
-        if isinstance(answer.get("nbf"), int | float) and answer["nbf"] - LEEWAY > now:
+        if isinstance(answer.get("nbf"), int | float) and answer["nbf"] - self._leeway > now:
             return None
         return self._access_token(token, {**answer, "iss": answer.get("iss", self._issuer)})

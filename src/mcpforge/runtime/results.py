@@ -20,15 +20,25 @@ from typing import Any
 from mcp import types
 
 from .contract import ToolEntry
-from .media import base_media_type, is_json, media_kind
-from .pages import next_page
+from .media import base_media_type, media_kind
+from .pages import SIZE_ARGS, next_page
+from .problems import api_message
 from .redact import Redactor
 from .select import documented_fields, select, unmatched
 from .sequences import parse_items
 from .shrink import shrink
 from .tokens import BYTES_PER_TOKEN, tokens_of
+from .xmldoc import is_xml, xml_value
 
-__all__ = ["EXCERPT", "Response", "Shaping", "body_schema", "error_result", "response_result", "text_result"]
+__all__ = [
+    "NEXT_PAGE_META",
+    "Response",
+    "Shaping",
+    "body_schema",
+    "error_result",
+    "response_result",
+    "text_result",
+]
 
 EXCERPT = 2000  # characters of a body quoted in an error
 
@@ -44,6 +54,7 @@ class Response:
     truncated: bool
     url: str
     link: str = ""  # the Link header (pagination)
+    retry_after: str = ""  # the Retry-After header (throttling)
 
     @property
     def media(self) -> str:
@@ -81,18 +92,8 @@ def _charset(content_type: str) -> str:
 
 OutputCheck = Callable[[Mapping[str, Any]], str | None]
 _NOTE_RESERVE = 200  # tokens kept for the sentences saying what a shortened result lost
-_PAGE_SIZE_ARGS = (
-    "per_page",
-    "perPage",
-    "page_size",
-    "pageSize",
-    "limit",
-    "size",
-    "count",
-    "maxResults",
-    "$top",
-    "top",
-)
+_MAX_SHOWN_ARGUMENTS = 2000  # characters of next-page arguments quoted in the note
+NEXT_PAGE_META = "mcpforge/nextPage"  # _meta key: {"tool": name, "arguments": the next call's exact arguments}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,16 +119,18 @@ def response_result(
     shaping: Shaping,
     *,
     auth_hint: str = "",
+    retry_note: str = "",
 ) -> types.CallToolResult:
-    """The tool result for ``response``; ``check_output`` names the first outputSchema violation, if any."""
-    has_output = "outputSchema" in entry["tool"]
+    """The tool result for ``response``; ``check_output`` names the first outputSchema violation, if any.
+
+    ``structuredContent`` is there only when it is the result (a JSON value, or XML made one); text,
+    images and files come without it.
+    """
     if response.status >= 400:
-        return _http_error(response, redact, auth_hint, shaping.budget)
-    empty: dict[str, Any] | None = {} if has_output else None
+        return _http_error(entry, response, redact, shaping.budget, auth_hint=auth_hint, retry_note=retry_note)
     media = response.media
     if not response.body:
-        text = f"HTTP {response.status} {response.reason}".rstrip() + ": no content."
-        return text_result(text, error=False, structured=empty)
+        return text_result(f"HTTP {response.status} {response.reason}".rstrip() + ": no content.", error=False)
     kind = media_kind(media) if media else "text"
     if kind == "json":
         return _json_result(entry, response, redact, check_output, shaping)
@@ -141,21 +144,26 @@ def response_result(
             )
         return _value_result(entry, items, response, redact, check_output, shaping, wrapped=True, first_note=note)
     note = f"[Response truncated to the first {len(response.body):,} bytes.]" if response.truncated else ""
+    if is_xml(media) and not response.truncated:
+        value = xml_value(response.body, body_schema(entry), entry["tool"].get("outputSchema", {}).get("$defs", {}))
+        if value is not None:
+            wrapped = not isinstance(value, dict) or entry["outputWrapped"]
+            return _value_result(entry, value, response, redact, check_output, shaping, wrapped=wrapped)
     if media.startswith("image/") and not response.truncated:
         image = types.ImageContent(type="image", data=base64.b64encode(response.body).decode("ascii"), mime_type=media)
-        return types.CallToolResult(content=[image], structured_content=empty, is_error=False)
+        return types.CallToolResult(content=[image], is_error=False)
     if kind == "text":
         text, cut = _fit_text(redact(response.text()), shaping.budget)
         notes = [n for n in (cut, note) if n]
         blocks = [types.TextContent(type="text", text=t) for t in [text, *notes]]
-        return types.CallToolResult(content=list(blocks), structured_content=empty, is_error=False)
+        return types.CallToolResult(content=list(blocks), is_error=False)
     blob = types.BlobResourceContents(
         uri=response.url, mime_type=media or None, blob=base64.b64encode(response.body).decode("ascii")
     )
     content: list[Any] = [types.EmbeddedResource(type="resource", resource=blob)]
     if response.truncated:
         content.append(types.TextContent(type="text", text=note))
-    return types.CallToolResult(content=content, structured_content=empty, is_error=False)
+    return types.CallToolResult(content=content, is_error=False)
 
 
 def _fit_text(text: str, budget: int) -> tuple[str, str]:
@@ -237,9 +245,14 @@ def _value_result(
     text = _dumps(value)
     notes: list[str] = [first_note] if first_note else []
     meta: dict[str, Any] = {}
-    if tokens_of(text) > shaping.budget:
+    # Text and structuredContent together stay within the budget: a tool with an output schema must
+    # send both (the same value), so each gets half; any other sends structuredContent only when both fit.
+    has_output = "outputSchema" in tool
+    share = shaping.budget // 2 if has_output else shaping.budget
+    shortened = tokens_of(text) > share
+    if shortened:
         guidance = _guidance(entry, following, True, shaping)
-        room = shaping.budget - tokens_of(guidance) - _NOTE_RESERVE
+        room = share - tokens_of(guidance) - _NOTE_RESERVE
         shrunk = shrink(value, max(room, 1), lambda v: tokens_of(_dumps(v)))
         value, text = shrunk.value, _dumps(shrunk.value)
         guidance = _guidance(entry, following, shrunk.items_left_out > 0, shaping)
@@ -249,22 +262,22 @@ def _value_result(
         )
         meta["mcpforge/shortened"] = list(shrunk.cuts)
     elif following is not None:
-        notes.append(f"[More results: {_next_call(entry, following, shaping)}]")
+        notes.append(f"[More results: {_next_call(entry, following)}]")
     if following is not None:
-        meta["mcpforge/nextPage"] = {"tool": tool["name"], "arguments": following}
+        meta[NEXT_PAGE_META] = {"tool": tool["name"], "arguments": following}
     structured = {"result": value} if wrapped else value
+    if not has_output and (shortened or 2 * tokens_of(text) + sum(map(tokens_of, notes)) > shaping.budget):
+        structured = None
     blocks = [types.TextContent(type="text", text=t) for t in [text, *notes]]
     return types.CallToolResult(content=list(blocks), structured_content=structured, is_error=False, _meta=meta or None)
 
 
-def _next_call(entry: ToolEntry, following: Mapping[str, Any], shaping: Shaping) -> str:
-    """``call X with the same arguments and {...}``: only what changes, so the note stays short."""
-    changes = {k: v for k, v in following.items() if shaping.arguments.get(k) != v}
-    same = " the same arguments and" if len(changes) < len(following) else ""
-    shown = _dumps(changes)
-    if len(shown) > 500:
-        shown = "the values in this result's _meta mcpforge/nextPage"
-    return f"call {entry['tool']['name']} with{same} {shown}"
+def _next_call(entry: ToolEntry, following: Mapping[str, Any]) -> str:
+    """``call X with {...}``: the exact arguments of the next call (in ``_meta`` alone when they are very long)."""
+    shown = _dumps(following)
+    if len(shown) > _MAX_SHOWN_ARGUMENTS:
+        shown = f"the arguments in this result's _meta {NEXT_PAGE_META!r}"
+    return f"call {entry['tool']['name']} with {shown}"
 
 
 def body_schema(entry: ToolEntry) -> Any:
@@ -288,22 +301,35 @@ def _guidance(entry: ToolEntry, following: Mapping[str, Any] | None, left_out: b
         )
         shown = f" (for example {_dumps(examples)})" if examples else ""
         ways.append(f"ask only for the fields you need with {select_arg!r}{shown}")
-    sizes = [b["arg"] for b in entry["bindings"] if b["in"] == "query" and b.get("name", b["arg"]) in _PAGE_SIZE_ARGS]
+    sizes = [b["arg"] for b in entry["bindings"] if b["in"] == "query" and b.get("name", b["arg"]) in SIZE_ARGS]
     if sizes and left_out:
         ways.append(f"ask for a smaller page with {sizes[0]!r}")
     if following is not None:
-        ways.append(f"the next page: {_next_call(entry, following, shaping)}")
+        ways.append(f"the next page: {_next_call(entry, following)}")
     return "; or ".join(ways) or "narrow the request with this tool's arguments"
 
 
-def _http_error(response: Response, redact: Redactor, auth_hint: str, budget: int) -> types.CallToolResult:
-    structured: dict[str, Any] = {"status": response.status}
-    if is_json(response.media) and not response.truncated and tokens_of(response.text()) <= budget // 2:
-        with contextlib.suppress(ValueError, RecursionError):
-            structured["body"] = json.loads(response.body)
+def _http_error(
+    entry: ToolEntry, response: Response, redact: Redactor, budget: int, *, auth_hint: str, retry_note: str
+) -> types.CallToolResult:
+    """``HTTP 422 Unprocessable Entity: <the API's own message>``, naming the argument where the API does."""
     text = response.text()
-    excerpt = redact(text[:EXCERPT]) + ("..." if len(text) > EXCERPT or response.truncated else "")
-    message = f"HTTP {response.status} {response.reason}".rstrip() + (f": {excerpt}" if excerpt else "")
+    body: Any = None
+    if media_kind(response.media) == "json" and not response.truncated:
+        with contextlib.suppress(ValueError, RecursionError):
+            body = json.loads(response.body)
+    wire = {b.get("name", b["arg"]): b["arg"] for b in entry["bindings"] if b["in"] != "body"}
+    message = api_message(body, response.media, text, wire)
+    if not message:
+        message = text[:EXCERPT] + ("..." if len(text) > EXCERPT or response.truncated else "")
+    line = f"HTTP {response.status} {response.reason}".rstrip() + (f": {message}" if message else "")
     if auth_hint and response.status in (401, 403):
-        message += f" ({auth_hint})"
-    return text_result(message, error=True, structured=redact.value(structured))
+        line += f" ({auth_hint})"
+    if retry_note:
+        line += f" {retry_note}"
+    structured: dict[str, Any] = {"status": response.status}
+    if message:
+        structured["message"] = message
+    if body is not None and tokens_of(text) <= budget // 2:
+        structured["body"] = body
+    return text_result(redact(line), error=True, structured=redact.value(structured))

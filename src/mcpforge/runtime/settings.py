@@ -76,7 +76,31 @@ SETTINGS: tuple[Setting, ...] = (
         3600.0,
         above_minimum=True,
     ),
-    Setting("PAGE_SIZE", "int", 100, "Tools per tools/list page (0: every tool on one page).", 0, 100_000),
+    Setting(
+        "RETRIES",
+        "int",
+        2,
+        "Times a request is retried after 429 or 503 (and 502/504 for idempotent methods), with exponential backoff "
+        "and jitter, honouring Retry-After; POST and PATCH only when they carry an Idempotency-Key.",
+        0,
+        10,
+    ),
+    Setting(
+        "RETRY_MAX_WAIT",
+        "float",
+        30.0,
+        "Longest wait before a retry, in seconds; an API asking for a longer wait gets an error saying when to retry.",
+        0.0,
+        3600.0,
+    ),
+    Setting(
+        "PAGE_SIZE",
+        "int",
+        0,
+        "Tools per tools/list page; 0 lists every tool at once (many clients read only the first page).",
+        0,
+        100_000,
+    ),
     Setting(
         "TOOLSETS",
         "list",
@@ -150,6 +174,14 @@ SETTINGS: tuple[Setting, ...] = (
         "url",
         "",
         "HTTP mode: RFC 7662 introspection for opaque tokens (default: from the issuer's metadata).",
+    ),
+    Setting(
+        "OAUTH_LEEWAY",
+        "int",
+        60,
+        "HTTP mode: seconds of clock skew allowed when checking a token's exp, nbf and iat.",
+        0,
+        600,
     ),
     Setting("OAUTH_CLIENT_ID", "text", "", "HTTP mode: client id this server introspects tokens with."),
     Setting("OAUTH_CLIENT_SECRET", "secret", None, "HTTP mode: that client's secret."),
@@ -297,7 +329,9 @@ class Settings:
     max_result_tokens: int = 20_000
     max_response_bytes: int = 5_000_000
     stream_seconds: float = 10.0
-    page_size: int = 100
+    retries: int = 2
+    retry_max_wait: float = 30.0
+    page_size: int = 0
     toolsets: tuple[str, ...] = ()
     dynamic: bool = False
     transport: str = "stdio"
@@ -313,6 +347,7 @@ class Settings:
     oauth_scopes: tuple[str, ...] = ()
     oauth_jwks_url: str = ""
     oauth_introspection_url: str = ""
+    oauth_leeway: int = 60
     oauth_client_id: str = ""
     oauth_client_secret: str = ""
     allow_unauthenticated: bool = False

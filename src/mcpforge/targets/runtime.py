@@ -82,6 +82,10 @@ def runtime_contract(toolset: ToolSet, names: ProjectNames, *, dynamic: bool) ->
         }
         if tool.select_arg is not None:
             entry["select"] = tool.select_arg
+        if tool.page_url_arg is not None:
+            entry["pageUrl"] = tool.page_url_arg
+        if tool.accept:
+            entry["accept"] = tool.accept
         tools.append(entry)
     server: ServerConfig = {
         "name": names.dist,

@@ -19,6 +19,7 @@ from mcpforge.naming import (
     NameCandidate,
     argument_name,
     assign_tool_names,
+    page_url_argument,
     selection_argument,
     shorten,
     tool_name_base,
@@ -35,6 +36,7 @@ from mcpforge.schema.shape import Shaper
 from mcpforge.text import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, ToolDefinition, ToolSet
+from mcpforge.tools.responses import accept_header, pages_by_url
 from mcpforge.tools.select import operation_key, select_operations
 
 __all__ = ["build_tools", "operation_key"]
@@ -54,7 +56,12 @@ OUTPUT_SHAPE_DEPTH = 1  # levels of object properties an output schema shows
 SELECTION_SCHEMA: Mapping[str, Any] = {
     "type": "array",
     "items": {"type": "string"},
-    "description": 'Only these result fields: dot paths like "id", "user.login" (lists are mapped).',
+    "description": 'Result fields to keep, e.g. ["id","user.login"].',
+}
+# The next-page URL a result of this tool gave (runtime/pages.py); the server accepts only the API's own URLs.
+PAGE_URL_SCHEMA: Mapping[str, Any] = {
+    "type": "string",
+    "description": "A next-page URL a previous result of this tool gave.",
 }
 
 
@@ -180,10 +187,15 @@ class _Builder:
         self, op: Operation, param: Parameter, taken: list[str]
     ) -> tuple[str, JsonSchema, ArgumentBinding]:
         name = unique_argument_name(argument_name(param.name), param.location, taken)
-        description = clean(param.description, self.options.argument_description_max) if param.description else None
+        limit = self.options.argument_description_max
+        description = clean(param.description, limit) if param.description else None
         if name != param.name:
+            # The wire name is said once, within the same limit as the parameter's own words.
             where = f"{param.location} parameter '{param.name}'"
-            description = f"{description} ({where})" if description else f"The {where}."
+            if description:
+                room = limit - len(where) - 3
+                description = f"{clean(param.description or '', room)} ({where})" if room >= 16 else where
+            description = bounded(description or f"The {where}.", limit)
             self.diags.info(
                 "argument-renamed",
                 f"{param.location} parameter {param.name!r} is argument {name!r}",
@@ -216,8 +228,8 @@ class _Builder:
         return name, schema, binding
 
     def input_schema(
-        self, op: Operation, *, selectable: bool
-    ) -> tuple[JsonSchema, tuple[ArgumentBinding, ...], str | None]:
+        self, op: Operation, *, selectable: bool, success: MediaContent | None
+    ) -> tuple[JsonSchema, tuple[ArgumentBinding, ...], str | None, str | None]:
         properties: dict[str, JsonSchema] = {}
         required: list[str] = []
         bindings: list[ArgumentBinding] = []
@@ -247,6 +259,11 @@ class _Builder:
         select_arg = selection_argument(properties) if selectable else None
         if select_arg is not None:
             properties[select_arg] = SELECTION_SCHEMA  # never sent upstream: the server applies it
+        query = [b.wire_name for b in bindings if b.location == "query"]
+        page_url_arg = None
+        if success is not None and pages_by_url(success.schema, self.api.defs.response, query):
+            page_url_arg = page_url_argument(properties)
+            properties[page_url_arg] = PAGE_URL_SCHEMA
         # Closed: the arguments are exactly the declared ones, so a misspelt argument is reported, not ignored.
         root = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
         bundled = bundle(root, self.request_defs, max_bytes=self.options.max_schema_bytes or None)
@@ -261,7 +278,7 @@ class _Builder:
                 operation=op.label,
                 pointer=op.pointer,
             )
-        return bundled.schema, tuple(bindings), select_arg
+        return bundled.schema, tuple(bindings), select_arg, page_url_arg
 
     @staticmethod
     def success_body(op: Operation) -> MediaContent | None:
@@ -352,8 +369,11 @@ class _Builder:
                     operation=op.label,
                     pointer=op.pointer + "/operationId",
                 )
-            output_schema, wrapped, selectable = self.output_schema(self.success_body(op))
-            input_schema, bindings, select_arg = self.input_schema(op, selectable=selectable)
+            success = self.success_body(op)
+            output_schema, wrapped, selectable = self.output_schema(success)
+            input_schema, bindings, select_arg, page_url_arg = self.input_schema(
+                op, selectable=selectable, success=success
+            )
             tools.append(
                 ToolDefinition(
                     name=name,
@@ -372,6 +392,8 @@ class _Builder:
                     output_schema=output_schema,
                     output_wrapped=wrapped,
                     select_arg=select_arg,
+                    page_url_arg=page_url_arg,
+                    accept=accept_header(op),
                     annotations=self.annotations(op),
                     bindings=bindings,
                     operation=op,

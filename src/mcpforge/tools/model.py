@@ -75,6 +75,8 @@ class ToolDefinition:
     output_schema: JsonSchema | None
     output_wrapped: bool  # structuredContent is {"result": body} because the body is not an object
     select_arg: str | None  # the field-selection argument (the response is a JSON object or list)
+    page_url_arg: str | None = None  # the argument carrying a next-page URL the API hands back
+    accept: str = ""  # the Accept header: the operation's declared response media types, JSON first
     annotations: Mapping[str, bool]
     bindings: tuple[ArgumentBinding, ...]
     operation: Operation
