@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from conftest import FIXTURES
 from helpers import contract_of
-from mcpforge.runtime.access import Protection, RequireAccess, StaticTokens, is_loopback, read_token_file
+from mcpforge.runtime.access import Protection, RequireAccess, StaticTokens, is_loopback, protection, read_token_file
 from mcpforge.runtime.server import build_server
 from mcpforge.runtime.setting import SettingError
 from mcpforge.runtime.settings import Settings
@@ -105,3 +105,24 @@ def test_tools_list_carries_caching_hints() -> None:
 
     result = anyio.run(listing)
     assert result.ttl_ms == 600_000 and result.cache_scope == "public"
+
+
+def test_static_tokens_beside_oauth_with_required_scopes_are_let_in() -> None:
+    settings = Settings(
+        base_url="http://127.0.0.1:9",
+        auth_tokens=(TOKEN,),
+        oauth_issuer="http://127.0.0.1:9/issuer",
+        oauth_resource="http://127.0.0.1:8000/mcp",
+        oauth_scopes=("mcp:tools",),
+    )
+    guard = protection(settings, "P")
+    assert guard is not None and guard.required_scopes == ("mcp:tools",)
+    inner = Starlette(routes=[Route("/x", lambda _: PlainTextResponse("ok"))])
+    app = Starlette(
+        routes=[Route("/x", RequireAccess(inner, guard))],
+        middleware=[
+            Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(guard.verifier)),
+            Middleware(AuthContextMiddleware),
+        ],
+    )
+    assert get(app, TOKEN).text == "ok"  # no network: a static token is checked before any OAuth lookup

@@ -231,7 +231,7 @@ def test_argument_description_limit_covers_the_rename_note(tmp_path: Path) -> No
         toolset, _ = build(spec, Options(argument_description_max=limit))
         (only,) = toolset.tools
         assert only.name == "get-items"
-        properties = only.input_schema["properties"]
+        properties: Any = only.input_schema["properties"]  # type: ignore[index]
         assert set(properties) == {"filter_name", "only-performed-by"}
         assert properties["only-performed-by"]["description"] == "Who performed it."
         described = properties["filter_name"]["description"]

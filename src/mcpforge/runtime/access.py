@@ -57,9 +57,11 @@ def read_token_file(path: str, variable: str) -> tuple[str, ...]:
 class StaticTokens(TokenVerifier):
     """A fixed set of bearer tokens, compared in constant time (every token, whatever matches)."""
 
-    def __init__(self, tokens: Sequence[str], *, resource: str | None = None) -> None:
+    def __init__(self, tokens: Sequence[str], *, resource: str | None = None, scopes: Sequence[str] = ()) -> None:
         self._tokens = [token.encode("utf-8") for token in tokens]
         self._resource = resource
+        # An operator-issued token is trusted with every scope the endpoint requires (OAUTH_SCOPES).
+        self._scopes = list(scopes)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The token's principal (``static-<n>``), or None when it is not one of the tokens."""
@@ -70,7 +72,7 @@ class StaticTokens(TokenVerifier):
                 found = index
         if not found:
             return None
-        return AccessToken(token=token, client_id=f"static-{found}", scopes=[], resource=self._resource)
+        return AccessToken(token=token, client_id=f"static-{found}", scopes=self._scopes, resource=self._resource)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +107,8 @@ def protection(settings: Settings, prefix: str) -> Protection | None:
     if settings.oauth_issuer:
         from .oauth import OAuthVerifier  # noqa: PLC0415 - pyjwt loads only for an OAuth-protected server
 
-        oauth = OAuthVerifier(settings, fallback=StaticTokens(tokens) if tokens else None)
+        static = StaticTokens(tokens, scopes=settings.oauth_scopes) if tokens else None
+        oauth = OAuthVerifier(settings, fallback=static)
         return Protection(
             verifier=oauth,
             required_scopes=settings.oauth_scopes,

@@ -95,7 +95,8 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     try:
         server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic)
     except ValueError as exc:  # an unknown toolset
-        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+        variable = f"{data['server']['envPrefix']}_TOOLSETS"
+        parser.exit(2, f"{parser.prog}: error: {variable} (or --toolsets): {exc}\n")
     _configure_logging(settings, redaction_secrets(data["server"]["securitySchemes"], settings))
     if settings.transport == "stdio":
         _serve_stdio(server)
@@ -125,6 +126,12 @@ def _serve_http(server: Any, data: ToolsFile, settings: Settings, guard: Any, to
         """Readiness turns 503 when a shutdown signal arrives; after SIGTERM the server keeps serving for
         ``SHUTDOWN_DRAIN`` seconds (a load balancer's health checks take it out of rotation meanwhile),
         then stops accepting connections and lets in-flight calls finish."""
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # one line saying where clients connect, whatever the log level
+                host = f"[{settings.host}]" if ":" in settings.host else settings.host
+                print(f"{data['server']['command']}: serving MCP at http://{host}:{settings.port}/mcp", file=sys.stderr)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             draining = lifecycle.ready and sig == signal.SIGTERM and settings.shutdown_drain > 0
