@@ -9,6 +9,12 @@ __all__ = ["bounded", "clean"]
 
 _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((?:[^()\s]|\([^()\s]*\))*\)")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
+# A sentence that only points elsewhere ("For more information, see "Using pagination."") says nothing
+# once its link is gone: it costs a model tokens on every tool that repeats it.
+_POINTER = re.compile(
+    r"(?:^|(?<=[.!?:]\s))(?:For (?:more )?(?:information|details)|To learn more)\b[^.]*\.[\"'”)]*(?=\s|$)\s*",
+    re.IGNORECASE,
+)
 
 
 # Specs repeat their prose (Kubernetes: the same parameter descriptions on a thousand operations).
@@ -32,12 +38,15 @@ def bounded(text: str, limit: int) -> str:
 
 @lru_cache(maxsize=8192)
 def clean(text: str, limit: int) -> str:
-    """Markdown links reduced to their text, HTML tags dropped, whitespace collapsed, length bounded.
+    """Markdown links reduced to their text, HTML tags and "for more information" pointers dropped,
+    whitespace collapsed, length bounded.
 
-    Link targets and markup cost context without helping a model call the API.
+    Link targets, markup and pointers to other pages cost context without helping a model call the API.
     """
     if "](" in text:
         text = _LINK.sub(r"\1", text)
     if "<" in text:
         text = _HTML_TAG.sub("", text)
+    if "or more" in text or "earn more" in text or "or details" in text:
+        text = _POINTER.sub("", text).strip() or text
     return bounded(text, limit)

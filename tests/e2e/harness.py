@@ -67,7 +67,7 @@ def make_venv(path: Path) -> Path:
     """A venv with the generated projects' dependencies (the versions of the dev environment)."""
     venv.EnvBuilder(with_pip=True).create(path)
     python = path / "bin" / "python"
-    pip(python, "mcp>=2.3,<3", "httpx>=0.27,<1", "jsonschema", "hatchling")
+    pip(python, "mcp>=2.3,<3", "httpx>=0.27,<1", "jsonschema", "defusedxml>=0.7", "hatchling")
     return python
 
 

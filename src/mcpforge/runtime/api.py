@@ -235,6 +235,12 @@ class Api:
         tool = entry["tool"]
         schema = tool["inputSchema"]
         arguments = drop_injected_nulls(arguments, schema, schema.get("$defs", {}))
+        declared = schema.get("properties", {})
+        unknown = [name for name in arguments if name not in declared]
+        if unknown:  # the arguments are exactly the declared ones: a misspelt one is reported, not ignored
+            known = ", ".join(declared) or "none"
+            shown = ", ".join(map(repr, unknown[:_SHOWN_ERRORS]))
+            return error_result(context.redact(f"Unknown argument(s) {shown}; {tool['name']} takes: {known}"))
         errors = list(self._validator(tool["name"], schema).iter_errors(arguments))
         if errors:
             return error_result(context.redact(_argument_errors(errors)))

@@ -56,7 +56,7 @@ OUTPUT_SHAPE_DEPTH = 1  # levels of object properties an output schema shows
 SELECTION_SCHEMA: Mapping[str, Any] = {
     "type": "array",
     "items": {"type": "string"},
-    "description": 'Result fields to keep, e.g. ["id","user.login"].',
+    "description": "Only these result fields (dot paths).",
 }
 # The next-page URL a result of this tool gave (runtime/pages.py); the server accepts only the API's own URLs.
 PAGE_URL_SCHEMA: Mapping[str, Any] = {
@@ -264,8 +264,9 @@ class _Builder:
         if success is not None and pages_by_url(success.schema, self.api.defs.response, query):
             page_url_arg = page_url_argument(properties)
             properties[page_url_arg] = PAGE_URL_SCHEMA
-        # Closed: the arguments are exactly the declared ones, so a misspelt argument is reported, not ignored.
-        root = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+        # No "additionalProperties": false at the root: the server refuses an undeclared argument by name
+        # (runtime/api.py), so the keyword would only cost every tool's listing bytes.
+        root = {"type": "object", "properties": properties, "required": required}
         bundled = bundle(root, self.request_defs, max_bytes=self.options.max_schema_bytes or None)
         if bundled.omitted:
             shown = ", ".join(bundled.omitted[:3]) + (
