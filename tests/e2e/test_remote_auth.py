@@ -152,9 +152,13 @@ def test_the_sdk_client_discovers_the_authorization_server_and_calls_tools(
                 return tokens.access_token
 
         access_token = anyio.run(scenario)
+        # A token in the query string is never accepted, and never printed by the access log.
+        assert post(f"{base}/mcp?access_token={access_token}").status_code == 401
     claims = jwt.decode(access_token, options={"verify_signature": False})
     assert claims["aud"] == resource and claims["iss"] == server.issuer
     written = log.read_text(errors="replace")
+    assert f"{petstore.command.name}: serving MCP at http://127.0.0.1:{port}/mcp" in written.splitlines()
+    assert "/mcp?access_token=*** HTTP/1.1" in written
     assert access_token not in written and UPSTREAM_TOKEN not in written and AGENT_SECRET not in written
 
 

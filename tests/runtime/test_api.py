@@ -239,3 +239,22 @@ def test_large_results_fit_the_budget_as_valid_json_with_a_note_and_the_next_pag
         and text(wrong) == "fields: unknown field 'nmae'; fields available at the top level: body, id, name, owner"
     )
     assert upstream.page_requests == 2  # the bad selection was refused before any request
+
+
+def test_a_missing_credential_names_every_accepted_alternative() -> None:
+    from mcpforge.runtime.credentials import Credentials, TokenCache
+
+    schemes: Any = {
+        "key": {"type": "apiKey", "in": "header", "name": "X-Key", "env": {"apiKey": "P_KEY_API_KEY"}},
+        "bearer": {"type": "http", "scheme": "bearer", "env": {"token": "P_BEARER_TOKEN"}},
+        "basic": {
+            "type": "http",
+            "scheme": "basic",
+            "env": {"username": "P_BASIC_USERNAME", "password": "P_BASIC_PASSWORD"},
+        },
+    }
+    security = [[["key", []]], [["bearer", []]], [["basic", []]]]
+    credentials = Credentials(schemes, {"P_BASIC_USERNAME": "me"}, TokenCache())
+    names = {"P_KEY_API_KEY": "X-P-Key-Api-Key", "P_BEARER_TOKEN": "X-P-Bearer-Token"}
+    assert credentials.missing(security, names) == ["X-P-Key-Api-Key", "X-P-Bearer-Token", "P_BASIC_PASSWORD"]
+    assert Credentials(schemes, {"P_BEARER_TOKEN": "t"}, TokenCache()).missing(security) == []

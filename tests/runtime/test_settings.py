@@ -58,6 +58,10 @@ BAD_VALUES = [
     ("BASE_URL", "https://user:pw@h/"),
     ("BASE_URL", "https://h:99999/"),
     ("BRIDGE_TOKEN", "short"),
+    ("TOOLSETS", "nope"),
+    ("RETRIES", "11"),
+    ("RETRY_MAX_WAIT", "soon"),
+    ("OAUTH_LEEWAY", "-1"),
 ]
 
 
