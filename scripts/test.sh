@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: creates .venv, installs mcpforge with its dev
 # dependencies, the pinned npm tools and the Debian packages the end-to-end tests drive, then runs
-# ruff, black, mypy --strict and pytest, and last the fast tier again on the compiled build
-# (scripts/test-compiled.sh; it needs a C compiler). Extra arguments go to the first pytest.
+# ruff, black, mypy --strict and pytest. It builds nothing with a C compiler: the compiled build has
+# its own, optional script (scripts/test-compiled.sh). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -10,6 +10,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
+echo "test.sh: installing mcpforge and its dev dependencies into .venv" >&2
 .venv/bin/python -m pip install --quiet -e ".[dev]"
 # End-to-end tests drive generated servers with the MCP Inspector CLI against a Prism mock of the
 # same spec, and take tokens from a real OAuth authorization server (oidc-provider). All pinned:
@@ -33,6 +34,5 @@ fi
 .venv/bin/black --check --quiet src tests bench
 .venv/bin/mypy
 # pytest exits 5 when no test ran: that is a failure too, and set -e makes it one.
+echo "test.sh: ruff, black, mypy --strict passed; running pytest" >&2
 .venv/bin/python -m pytest "$@"
-# The compiled build (mypyc) users install from wheels: built, installed and tested as itself.
-./scripts/test-compiled.sh -q

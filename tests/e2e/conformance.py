@@ -243,6 +243,7 @@ async def sweep(spec: Path, upstream: PrismServer) -> Report:
                 report.unbuildable.append((tool["name"], str(exc)))
                 continue
             args.pop(entry.get("select", ""), None)  # field selection is the server's, never sent upstream
+            args.pop(entry.get("pageUrl", ""), None)  # only ever a URL a previous result gave
             seen.clear()
             result = await api.call(tool["name"], args)
             report.calls += 1

@@ -95,6 +95,7 @@ def sweep(spec: Path) -> Tally:
                 except ValueError:
                     continue
                 args.pop(entry.get("select", ""), None)
+                args.pop(entry.get("pageUrl", ""), None)  # only ever a URL a previous result gave
                 properties = entry["tool"]["inputSchema"].get("properties", {})
                 for binding in entry["bindings"]:
                     if binding.get("name", binding["arg"]) in PAGE_SIZE_PARAMETERS:
