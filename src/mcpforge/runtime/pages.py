@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from .contract import ToolEntry
+from .typed import kinds, typed_text
 
 __all__ = ["CONTAINERS", "NEXT_URL_KEYS", "PAGING_ARGS", "SIZE_ARGS", "next_page"]
 
@@ -76,34 +77,14 @@ def _arg_schema(entry: ToolEntry, arg: str) -> Mapping[str, Any]:
     return schema if isinstance(schema, Mapping) else {}
 
 
-def _kinds(schema: Mapping[str, Any]) -> list[Any]:
-    kind = schema.get("type")
-    return kind if isinstance(kind, list) else [kind]
-
-
-def _scalar(schema: Mapping[str, Any], value: str) -> Any:
-    kinds = _kinds(schema)
-    if "boolean" in kinds and value in ("true", "false"):
-        return value == "true"
-    if "integer" in kinds and re.fullmatch(r"-?\d+", value):
-        return int(value)
-    if "number" in kinds:
-        try:
-            number = float(value)
-        except ValueError:
-            return value
-        return int(number) if number.is_integer() and "." not in value else number
-    return value
-
-
 def _typed(entry: ToolEntry, arg: str, values: Sequence[str]) -> Any:
     """A query value (repeated for exploded arrays) as the argument's schema types it."""
     schema = _arg_schema(entry, arg)
-    if "array" in _kinds(schema):
+    if "array" in kinds(schema):
         items = schema.get("items", {})
         parts = list(values) if len(values) > 1 else [p for v in values for p in v.split(",") if p]
-        return [_scalar(items if isinstance(items, Mapping) else {}, p) for p in parts]
-    return _scalar(schema, values[-1])
+        return [typed_text(p, items if isinstance(items, Mapping) else {}) for p in parts]
+    return typed_text(values[-1], schema)
 
 
 def _from_url(entry: ToolEntry, url: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from .defs import deref
+from .typed import kinds, typed_text
 
 __all__ = ["is_xml", "xml_value"]
 
@@ -27,25 +28,6 @@ _NAMESPACE = re.compile(r"^\{[^}]*\}")
 def is_xml(media: str) -> bool:
     """Whether a (base) media type is XML."""
     return media in ("application/xml", "text/xml") or media.endswith("+xml")
-
-
-def _kinds(schema: Mapping[str, Any]) -> list[Any]:
-    kind = schema.get("type")
-    return kind if isinstance(kind, list) else [kind]
-
-
-def _scalar(text: str, schema: Mapping[str, Any]) -> Any:
-    kinds = _kinds(schema)
-    if "boolean" in kinds and text in ("true", "false"):
-        return text == "true"
-    if "integer" in kinds and re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if "number" in kinds:
-        try:
-            return float(text)
-        except ValueError:
-            return text
-    return text
 
 
 def _name(element: ET.Element) -> str:
@@ -58,12 +40,12 @@ def _convert(element: ET.Element, schema: Any, defs: Mapping[str, Any]) -> Any:
     children = list(element)
     text = (element.text or "").strip()
     if not children and not element.attrib:
-        return _scalar(text, schema)
-    if "array" in _kinds(schema) and not element.attrib:  # a wrapped array: <pets><pet/><pet/></pets>
+        return typed_text(text, schema)
+    if "array" in kinds(schema) and not element.attrib:  # a wrapped array: <pets><pet/><pet/></pets>
         return [_convert(child, schema.get("items", {}), defs) for child in children]
     properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
     value: dict[str, Any] = {
-        _NAMESPACE.sub("", k): _scalar(v, deref(properties.get(k, {}), defs)) for k, v in element.attrib.items()
+        _NAMESPACE.sub("", k): typed_text(v, deref(properties.get(k, {}), defs)) for k, v in element.attrib.items()
     }
     counts: dict[str, int] = {}
     for child in children:
@@ -72,9 +54,9 @@ def _convert(element: ET.Element, schema: Any, defs: Mapping[str, Any]) -> Any:
         name = _name(child)
         sub = deref(properties.get(name, {}), defs)
         sub = sub if isinstance(sub, Mapping) else {}
-        listed = counts[name] > 1 or ("array" in _kinds(sub) and len(list(child)) == 0 and child.text)
+        listed = counts[name] > 1 or ("array" in kinds(sub) and len(list(child)) == 0 and child.text)
         if listed:  # unwrapped array: <tag>a</tag><tag>b</tag>
-            item = _convert(child, sub.get("items", {}) if "array" in _kinds(sub) else sub, defs)
+            item = _convert(child, sub.get("items", {}) if "array" in kinds(sub) else sub, defs)
             value.setdefault(name, []).append(item)
         else:
             value[name] = _convert(child, sub, defs)
