@@ -7,6 +7,7 @@ results.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import random
@@ -74,6 +75,7 @@ def _retry_note(response: Response) -> str:
     return "The API is throttled or unavailable; retry in a minute."
 
 
+@functools.lru_cache(maxsize=1024)  # a tool's pattern, compiled once however many pages are followed
 def _path_pattern(template: str) -> re.Pattern[str]:
     """A regex matching the operation's path with any value in each ``{parameter}``."""
     pieces = re.split(r"\{[^}/]*\}", template)
