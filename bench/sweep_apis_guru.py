@@ -97,9 +97,9 @@ def sweep_one(path_text: str, base: str) -> dict[str, Any]:
     """Everything about one document (runs in a worker process)."""
     from mcpforge.errors import MCPForgeError
     from mcpforge.openapi.load import load_document
-    from mcpforge.options import Options
+    from mcpforge.options.model import Options
+    from mcpforge.output.write import write_tree
     from mcpforge.pipeline import generate
-    from mcpforge.render.write import write_tree
 
     path = Path(path_text)
     record: dict[str, Any] = {"document": str(path.relative_to(base))}

@@ -14,14 +14,14 @@ from typing import Any
 
 import uvicorn
 
-from mcpforge.config import load_config, resolve_options
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.openapi.load import load_document
 from mcpforge.openapi.model import ApiModel
 from mcpforge.openapi.parse import parse_api
-from mcpforge.options import Options
+from mcpforge.options.files import load_config, resolve_options
+from mcpforge.options.model import Options
+from mcpforge.output.write import write_tree
 from mcpforge.pipeline import generate
-from mcpforge.render.write import write_tree
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 

@@ -6,9 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from conftest import FIXTURES
@@ -273,7 +271,6 @@ def _program(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_program_ends_with_the_commands_exit_code_and_all_its_output(tmp_path: Path) -> None:
-    """``run`` ends the process without freeing the heap: output is flushed, exit codes are kept."""
     done = _program("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
     assert done.returncode == 0
     assert done.stdout.splitlines()[-1].startswith(f"Wrote {tmp_path / 'out'}")
@@ -301,42 +298,6 @@ def test_output_to_a_closed_pipe_ends_the_program_with_status_1_and_no_traceback
     assert "Traceback" not in done.stderr
     assert "Exception ignored" not in done.stderr
     assert (tmp_path / "out" / "mcpforge.lock").is_file()
-
-
-def test_in_process_callers_keep_nothing_alive(tmp_path: Path) -> None:
-    from mcpforge import cli
-
-    code, _, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
-    assert code == 0
-    assert cli._LEFT_FOR_EXIT == []
-
-
-def test_generation_runs_without_the_cyclic_collector_and_restores_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import gc
-
-    import mcpforge.pipeline
-
-    seen: list[bool] = []
-    real = mcpforge.pipeline.generate
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        seen.append(gc.isenabled())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(mcpforge.pipeline, "generate", spy)
-    assert gc.isenabled()
-    code, _, _ = run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))
-    assert code == 0
-    assert seen == [False]
-    assert gc.isenabled()
-    gc.disable()  # a caller that turned it off keeps it off
-    try:
-        assert run("generate", str(PETSTORE), "-o", str(tmp_path / "out"))[0] == 0
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 def test_the_validate_flag_chooses_the_level_on_the_command_line(tmp_path: Path) -> None:

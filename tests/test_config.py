@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from conftest import ROOT
 from mcpforge.cli import main
-from mcpforge.options import OPTIONS, options_table
+from mcpforge.options.model import OPTIONS, options_table
 
 SPEC = """
 openapi: 3.0.3

@@ -17,7 +17,7 @@ from conftest import CORPUS
 from mcpforge.diagnostics import Effect
 from mcpforge.errors import MCPForgeError
 from mcpforge.openapi.model import HTTP_METHODS
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
 
 DOCS = sorted(p for p in (CORPUS / "dev").glob("*") if p.suffix in (".json", ".yaml"))

@@ -17,7 +17,7 @@ from conftest import FIXTURES, ROOT
 from helpers import case_options
 from mcpforge.diagnostics import format_text
 from mcpforge.pipeline import generate
-from mcpforge.render.project import runtime_sources
+from mcpforge.project.project import runtime_sources
 
 CASES = sorted(p for p in (FIXTURES / "golden").iterdir() if p.is_dir())
 HINT = "run `pytest tests/test_golden.py --update-golden` and review `git diff fixtures/`"

@@ -16,7 +16,7 @@ import pytest
 
 from helpers import write_spec
 from mcpforge.errors import MCPForgeError, RefError, SpecReadError
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
 
 HEAD = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\n'

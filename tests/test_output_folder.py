@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
-from mcpforge.render.files import RenderedFile
-from mcpforge.render.lock import LOCK_FILE
-from mcpforge.render.write import BACKUP, STAGING, write_tree
+from mcpforge.output.write import BACKUP, STAGING, write_tree
+from mcpforge.project.files import RenderedFile
+from mcpforge.project.lock import LOCK_FILE
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 MCPFORGE = [sys.executable, "-m", "mcpforge"]
@@ -119,8 +119,8 @@ def test_files_a_run_no_longer_generates_are_removed(tmp_path: Path) -> None:
 INTERRUPT = textwrap.dedent("""
     import os, signal, sys, json
     from pathlib import Path
-    from mcpforge.render import write
-    from mcpforge.render.files import RenderedFile
+    from mcpforge.output import write
+    from mcpforge.project.files import RenderedFile
     from mcpforge.errors import MCPForgeError
 
     out, step, at, how = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -204,8 +204,8 @@ def test_an_error_during_the_swap_restores_the_old_output(tmp_path: Path) -> Non
 SLOW_HELPER = textwrap.dedent("""
     import os, signal, sys, threading, time
     from pathlib import Path
-    from mcpforge.render import write
-    from mcpforge.render.files import RenderedFile
+    from mcpforge.output import write
+    from mcpforge.project.files import RenderedFile
     from mcpforge.errors import MCPForgeError
 
     out = Path(sys.argv[1])

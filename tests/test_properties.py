@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from e2e.argsynth import arguments
 from mcpforge.diagnostics import Severity
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import GenerationResult, generate
 from mcpforge.runtime.http import prepare_request  # copied byte for byte into every package
 from mcpforge.targets.lint import detect_format, lint_manifest

@@ -9,39 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import SpecValidationError
-from mcpforge.handover import Blob, Blobs
-from mcpforge.naming import project_names
 from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_refs
-from mcpforge.options import Options, ValidationLevel
-from mcpforge.render.files import RenderedFile, SharedParts, encode_each, manifest_chunks, manifest_file
-from mcpforge.render.lock import lock_file
-from mcpforge.render.project import project_parts
-from mcpforge.render.renderer import TemplateRenderer, template_renderer
+from mcpforge.options.model import Options, ValidationLevel
+from mcpforge.project.files import RenderedFile, SharedParts, encode, encode_each, manifest_file
+from mcpforge.project.lock import lock_file
+from mcpforge.project.project import project_parts, render_project
 from mcpforge.targets.budget import Budget, budget_problems, measure
-from mcpforge.targets.manifests import (
-    Manifests,
-    openai_plain_manifests,
-    openai_strict_manifests,
-    other_manifests,
-    provider_manifests,
-)
+from mcpforge.targets.manifests import Manifests, provider_manifests
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.targets.openai import with_parameters
+from mcpforge.text.names import project_names
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
-from mcpforge.worker import WorkerError, worker
 
 __all__ = [
-    "FORK_MIN_TOOLS",
     "Built",
     "GenerationResult",
     "Progress",
@@ -215,102 +204,40 @@ def targets(
     return Targets(tools, encoded, manifests, budget, strict_capable)
 
 
-@dataclass(frozen=True, slots=True)
-class _Encoded:
-    """Provider manifests with each tool encoded, and the diagnostics of making them."""
-
-    manifests: dict[str, Blob]  # name -> the file's content
-    diagnostics: tuple[Diagnostic, ...]
-    strict_capable: int = 0
-
-
-def _encode(manifests: Manifests, blobs: Blobs) -> dict[str, Blob]:
+def _manifest_files(manifests: Manifests) -> list[RenderedFile]:
     # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. The
     # four OpenAI manifests share each tool's parameters (two forms: plain, strict): encoded once.
     shared = SharedParts()
-    return {
-        name: blobs.write(manifest_chunks(with_parameters(t, shared) for t in manifests.pop(name)))
+    return [
+        manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifests.pop(name)))
         for name in list(manifests)
-    }
-
-
-def _strict_encoded(toolset: ToolSet, blobs: Blobs) -> _Encoded:
-    # The MCP tools made again here (a dict per tool, sharing the schemas) let the worker start
-    # before this process has encoded them and measured their budget.
-    diags = Diagnostics()
-    manifests, strict_capable = openai_strict_manifests(mcp_tools(toolset), diags)
-    return _Encoded(_encode(manifests, blobs), diags.freeze(), strict_capable)
-
-
-def _rest_encoded(tools: list[dict[str, Any]]) -> _Encoded:
-    """The manifests the strict worker does not make: OpenAI's plain ones, Anthropic's and Gemini's."""
-    diags = Diagnostics()
-    return _Encoded(
-        _encode({**openai_plain_manifests(tools), **other_manifests(tools, diags)}, Blobs()), diags.freeze()
-    )
-
-
-# Below this many tools, the strict OpenAI manifests take less time than forking a worker for them.
-FORK_MIN_TOOLS = 100
+    ]
 
 
 def generate(
-    options: Options,
-    *,
-    reserved: Mapping[str, str] | None = None,
-    progress: Progress = _quiet,
-    parallel: bool = True,
-    templates: TemplateRenderer | None = None,
+    options: Options, *, reserved: Mapping[str, str] | None = None, progress: Progress = _quiet
 ) -> GenerationResult:
-    """Run the whole pipeline in memory and return the files to write.
-
-    With ``parallel``, the second core renders the templates (a worker started as early as
-    possible: ``templates``, else one started here) and makes the strict OpenAI manifests while
-    this process makes the others; the files are the same either way.
-    """
-    if templates is None:
-        with template_renderer(fork=parallel) as started:
-            return generate(options, reserved=reserved, progress=progress, parallel=parallel, templates=started)
+    """Run the whole pipeline in memory and return the files to write."""
     diags = Diagnostics()
     built = build(options, diags, reserved=reserved, progress=progress)
     check_strict(diags, options)
     toolset, spec_sha256 = built.toolset, built.spec_sha256
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
+    made = targets(toolset, options, diags, providers=False)
+    progress("rendering")
+    project = project_parts(
+        toolset,
+        diags.freeze(),  # what the project lists (skipped operations) is known before the manifests
+        project_name=options.name,
+        dynamic=options.dynamic,
+        budget=made.budget,
+        encoded_tools=made.encoded_mcp,
+    )
+    files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
     progress("provider manifests")
-    fork = parallel and len(toolset.tools) >= FORK_MIN_TOOLS
-    with worker(partial(_strict_encoded, toolset), fork=fork) as strict:
-        made = targets(toolset, options, diags, providers=False)
-        mcp, encoded_mcp, budget = made.mcp, made.encoded_mcp, made.budget
-        del made
-        of_toolset = diags.freeze()  # what render lists (skipped operations) is known before the manifests
-        progress("rendering")
-        project = project_parts(
-            toolset,
-            of_toolset,
-            project_name=options.name,
-            dynamic=options.dynamic,
-            budget=budget,
-            encoded_tools=encoded_mcp,
-        )
-        templates.render(project.context)
-        rest_part = _rest_encoded(mcp)
-        files = [*project.files, manifest_file("manifests/mcp-tools.json", encoded_mcp)]
-        del encoded_mcp  # joined into the manifest and tools.json: each tool's bytes can go
-        try:
-            strict_part = strict.result()
-        except WorkerError as exc:  # killed (out of memory?) before it finished: the same work, here
-            diags.info("worker-failed", f"{exc}; the strict OpenAI manifests were made in this process instead")
-            strict_part = _strict_encoded(toolset, Blobs())
-    try:
-        rendered = templates.result()
-    except WorkerError as exc:
-        diags.info("worker-failed", f"{exc}; the templates were rendered in this process instead")
-        rendered = templates.rendered_here()
-    files.extend(RenderedFile(path, text) for path, text in rendered)
-    for part in (strict_part, rest_part):
-        diags.extend(part.diagnostics)
-        files.extend(RenderedFile(f"manifests/{name}.json", blob.content) for name, blob in part.manifests.items())
+    manifests, strict_capable = provider_manifests(made.mcp, diags)
+    files += _manifest_files(manifests)
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(
@@ -329,7 +256,7 @@ def generate(
         diagnostics=diags.freeze(),
         spec_sha256=spec_sha256,
         names=names,
-        mcp=mcp,
-        strict_capable=strict_part.strict_capable,
-        budget=budget,
+        mcp=made.mcp,
+        strict_capable=strict_capable,
+        budget=made.budget,
     )

@@ -22,7 +22,7 @@ import httpx
 from e2e.argsynth import arguments
 from e2e.harness import PrismServer
 from mcpforge.openapi.load import parse_text
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
 from mcpforge.runtime import toolcalls
 from mcpforge.runtime.api import Api

@@ -19,8 +19,8 @@ import httpx
 
 from conftest import ROOT
 from helpers import case_options, free_port
+from mcpforge.output.write import write_tree
 from mcpforge.pipeline import generate
-from mcpforge.render.write import write_tree
 
 NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
 INSPECTOR = ROOT / ".tools" / "node" / "node_modules" / "@modelcontextprotocol" / "inspector-cli" / "build" / "index.js"

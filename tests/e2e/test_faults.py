@@ -25,9 +25,9 @@ from mcp.client.streamable_http import streamable_http_client
 from conftest import FIXTURES
 from e2e.harness import wait_for_port
 from helpers import free_port, serve
-from mcpforge.options import Options
+from mcpforge.options.model import Options
+from mcpforge.output.write import write_tree
 from mcpforge.pipeline import generate
-from mcpforge.render.write import write_tree
 
 API_KEY = "key-4f9a0c2e7b1d"
 TOKEN = "tok-9d8c7b6a5f4e"

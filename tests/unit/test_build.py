@@ -8,7 +8,7 @@ from typing import Any
 from conftest import FIXTURES
 from helpers import build, tool, write_spec
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import build as pipeline_build
 from mcpforge.runtime.media import media_kind
 

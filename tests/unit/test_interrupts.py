@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from mcpforge.interrupts import SIGNALS, leave_signals_to_the_main_thread
+from mcpforge.output.interrupts import SIGNALS, leave_signals_to_the_main_thread
 
 needs_masks = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 

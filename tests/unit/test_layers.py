@@ -1,9 +1,9 @@
-"""The pipeline's structure: every import points forward, and the runtime stands alone.
+"""The pipeline's structure: every import points forward, the runtime stands alone, the top level stays small.
 
-Layers, first to last: foundation modules (errors, diagnostics, text, naming, options, interrupts,
-handover, worker, memo) and the runtime (a leaf: it imports nothing of mcpforge); schema; openapi;
-tools; targets; render; the pipeline and configuration; client; cli. A module may import its own
-layer and earlier ones.
+Layers, first to last: the foundation (the package itself, errors, diagnostics, options, text) and
+the runtime (a leaf: it imports nothing of mcpforge); schema (JSON Schema); openapi (reading a
+document); tools; targets; project (the generated project's files); output (writing them to
+disk); the pipeline; client; cli. A module may import its own layer and earlier ones.
 """
 
 from __future__ import annotations
@@ -15,28 +15,19 @@ from conftest import ROOT
 
 SRC = ROOT / "src" / "mcpforge"
 LAYERS = [
-    {
-        "mcpforge",
-        "errors",
-        "diagnostics",
-        "text",
-        "naming",
-        "options",
-        "interrupts",
-        "handover",
-        "worker",
-        "memo",
-        "runtime",
-    },
+    {"mcpforge", "errors", "diagnostics", "options", "text", "runtime"},
     {"schema"},
     {"openapi"},
     {"tools"},
     {"targets"},
-    {"render"},
-    {"pipeline", "config"},
+    {"project"},
+    {"output"},
+    {"pipeline"},
     {"client"},
     {"cli", "__main__"},
 ]
+TOP_LEVEL_MODULES = 5
+LONGEST_MODULE = 500
 
 
 def _layer(module: str) -> int:
@@ -77,3 +68,19 @@ def test_every_import_points_forward() -> None:
 def test_the_runtime_imports_nothing_of_mcpforge() -> None:
     for path in sorted((SRC / "runtime").glob("*.py")):
         assert not _imports(path), f"{path.name} must use relative imports only (it is copied into packages)"
+
+
+def test_the_top_level_holds_at_most_five_modules_and_every_package_is_a_layer() -> None:
+    modules = sorted(p.name for p in SRC.glob("*.py"))
+    assert len(modules) <= TOP_LEVEL_MODULES, modules
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").is_file()}
+    assert packages <= set().union(*LAYERS), packages - set().union(*LAYERS)
+
+
+def test_no_module_is_longer_than_500_lines() -> None:
+    long = {
+        str(p.relative_to(SRC)): n
+        for p in SRC.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
+    }
+    assert not long, long

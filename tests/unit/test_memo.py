@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcpforge.memo import IdentityMemo
+from mcpforge.schema.memo import IdentityMemo
 
 
 def test_results_are_kept_per_object_and_context_not_per_equal_value() -> None:

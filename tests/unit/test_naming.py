@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from mcpforge.naming import (
+from mcpforge.text.names import (
     NAME_RULES,
     PORTABLE_NAME_RULE,
     TOOL_NAME_PATTERN,

@@ -12,7 +12,7 @@ from mcpforge.diagnostics import Diagnostics
 from mcpforge.errors import SpecValidationError
 from mcpforge.openapi.load import load_document
 from mcpforge.openapi.model import Dialect
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
 
 EVENTS = FIXTURES / "golden" / "openapi_32" / "openapi.yaml"

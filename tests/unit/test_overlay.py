@@ -12,7 +12,7 @@ from helpers import write_spec
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.errors import OverlayError
 from mcpforge.openapi.load import load_document
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
 
 SPEC = """openapi: 3.1.0

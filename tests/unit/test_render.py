@@ -7,10 +7,10 @@ from typing import Any
 
 from conftest import FIXTURES
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.pipeline import build, targets
-from mcpforge.render.files import SharedParts, dump_compact, dump_json, encode_each, manifest_chunks, manifest_file
-from mcpforge.render.project import project_parts, render_project
+from mcpforge.project.files import SharedParts, dump_compact, dump_json, encode, encode_each, manifest_file
+from mcpforge.project.project import project_parts, render_project
 from mcpforge.targets.openai import with_parameters
 
 
@@ -21,11 +21,11 @@ def test_json_matches_stdlib_including_unicode_and_big_ints() -> None:
     assert dump_json(big).decode() == json.dumps(big, indent=2) + "\n"
 
 
-def test_a_manifest_made_in_pieces_is_the_joined_manifest() -> None:
+def test_a_manifest_from_a_generator_is_the_manifest_from_a_list() -> None:
     tools: list[Any] = [{"name": "a", "n": 2**70}, {"name": "é", "inputSchema": {"type": "object"}}]
-    assert b"".join(manifest_chunks(iter(tools))) == manifest_file("m.json", encode_each(tools)).data
-    assert json.loads(b"".join(manifest_chunks(tools))) == tools
-    assert b"".join(manifest_chunks([])) == manifest_file("m.json", []).data == b"[]\n"
+    assert manifest_file("m.json", (encode(t) for t in tools)).data == manifest_file("m.json", encode_each(tools)).data
+    assert json.loads(manifest_file("m.json", encode_each(tools)).data) == tools
+    assert manifest_file("m.json", iter([])).data == manifest_file("m.json", []).data == b"[]\n"
     assert manifest_file("m.json", [b'{"a":1}', b'{"b":2}']).data == b'[\n{"a":1},\n{"b":2}\n]\n'  # a tool a line
 
 

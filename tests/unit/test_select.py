@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import build, write_spec
-from mcpforge.naming import aggregate_tool_names, toolset_name
-from mcpforge.options import Options, Override
+from mcpforge.options.model import Options, Override
+from mcpforge.text.names import aggregate_tool_names, toolset_name
 
 SPEC = """
 openapi: 3.0.3

@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcpforge.text import bounded, clean
+from mcpforge.text.prose import bounded, clean
 
 _WHITESPACE = "".join(ch for ch in map(chr, range(0x3000 + 1)) if ch.isspace())
 

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from mcpforge.options import OPTIONS, OptionInfo, Options
+from mcpforge.options.model import OPTIONS, OptionInfo, Options
 
 __all__ = ["config_option", "option_flags", "resolve"]
 
@@ -75,7 +75,7 @@ def config_option(func: F) -> F:
 
 def resolve(flags: Mapping[str, Any], config_path: Path | None) -> Options:
     """The run's options: the flags given, else the configuration file's values, else the defaults."""
-    from mcpforge.config import find_config, load_config, resolve_options  # noqa: PLC0415
+    from mcpforge.options.files import find_config, load_config, resolve_options  # noqa: PLC0415
 
     path = config_path or find_config(Path.cwd())
     config = load_config(path) if path else {}

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from mcpforge.cli import keep_until_exit
 from mcpforge.cli.flags import config_option, option_flags, resolve
 from mcpforge.diagnostics import Diagnostic, Severity
 from mcpforge.errors import ConfigError
-
-if TYPE_CHECKING:
-    from mcpforge.render.renderer import TemplateRenderer
 
 __all__ = ["generate", "print_diagnostics"]
 
@@ -31,25 +27,6 @@ def print_diagnostics(diagnostics: Sequence[Diagnostic], *, verbose: bool) -> No
         click.echo(diagnostic.render(), err=True)
     if len(shown) > limit:
         click.echo(f"... and {len(shown) - limit} more (use --verbose to see all)", err=True)
-
-
-def _without_gc_pauses(work: Callable[[], Any]) -> Any:
-    """Run ``work`` with the cyclic garbage collector off.
-
-    Generation allocates tens of millions of short-lived, acyclic dicts, which reference counting
-    frees; the collector only rescans them (8% of Microsoft Graph's run even at a threshold of
-    100,000). The few cycles a run leaves (Graph: 7 MB) wait for the collector to be back on, or
-    for the process to end.
-    """
-    import gc  # noqa: PLC0415
-
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return work()
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _summary_table(result: Any) -> str:
@@ -86,26 +63,9 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     [tool.mcpforge] in pyproject.toml) in the current directory. An existing lock file in OUTPUT
     keeps every tool's earlier name.
     """
-    from mcpforge.render.renderer import template_renderer  # noqa: PLC0415
-
-    # Started first, before the pipeline is imported: Jinja loads on the second core meanwhile. The
-    # collector is off from here on: it would only rescan what importing the pipeline creates (2 ms).
-    with template_renderer() as templates:
-        _without_gc_pauses(lambda: _generate(config_path, check, force, verbose, flags, templates))
-
-
-def _generate(
-    config_path: Path | None,
-    check: bool,
-    force: bool,
-    verbose: bool,
-    flags: dict[str, Any],
-    templates: TemplateRenderer,
-) -> None:
-    from mcpforge.config import find_config  # noqa: PLC0415
+    from mcpforge.options.files import find_config  # noqa: PLC0415
+    from mcpforge.output.write import OutputFolder, write_tree  # noqa: PLC0415
     from mcpforge.pipeline import generate as run  # noqa: PLC0415
-    from mcpforge.render.lock import read_lock  # noqa: PLC0415
-    from mcpforge.render.write import write_tree  # noqa: PLC0415
 
     options = resolve(flags, config_path)
     if options.spec is None:
@@ -115,7 +75,8 @@ def _generate(
             "no output directory given", hint="run `mcpforge generate SPEC -o OUTPUT`, or set output in mcpforge.toml"
         )
     output = options.output
-    lock = read_lock(output) if output.is_dir() else None
+    folder = OutputFolder(output, writing=not check)
+    lock = folder.lock
     started = time.perf_counter()
     interactive = verbose or sys.stderr.isatty()
 
@@ -125,13 +86,12 @@ def _generate(
         if interactive or elapsed >= 1.0:
             click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
-    result = run(options, reserved=lock.names if lock else None, progress=progress, templates=templates)
-    keep_until_exit(result)
+    result = run(options, reserved=lock.names if lock else None, progress=progress)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:
-        from mcpforge.render.check import check_output  # noqa: PLC0415
+        from mcpforge.output.check import check_output  # noqa: PLC0415
 
-        report = check_output(result.files, result.names, result.mcp, output)
+        report = check_output(result.files, result.names, result.mcp, folder)
         for line in report.lines():
             click.echo(line)
         if not report.current:
@@ -142,7 +102,7 @@ def _generate(
     progress("writing")
     config_file = config_path or find_config(Path.cwd())
     inputs = [options.spec, *options.overlay, *([config_file] if config_file else [])]
-    written = write_tree(result.files, output, force=force, inputs=inputs)
+    written = write_tree(result.files, folder, force=force, inputs=inputs)
     if written.recovered:
         click.echo(f"note: {written.recovered}", err=True)
     click.echo(_summary_table(result))

@@ -194,7 +194,7 @@ def tools(
 async def _cancel_on_signal(scope: Any, caught: list[int]) -> None:
     import anyio  # noqa: PLC0415
 
-    from mcpforge.interrupts import SIGNALS  # noqa: PLC0415
+    from mcpforge.output.interrupts import SIGNALS  # noqa: PLC0415
 
     with anyio.open_signal_receiver(*SIGNALS) as received:
         async for signum in received:

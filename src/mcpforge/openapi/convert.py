@@ -25,13 +25,13 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from mcpforge.naming import definition_name
 from mcpforge.openapi.discriminator import tag_branches
 from mcpforge.openapi.model import Dialect, SchemaDefs
 from mcpforge.openapi.refs import RefResolver, Resolved, join_pointer
 from mcpforge.runtime.defs import REF_PREFIX
 from mcpforge.schema import JsonSchema
-from mcpforge.text import clean
+from mcpforge.text.names import definition_name
+from mcpforge.text.prose import clean
 
 __all__ = ["Direction", "SchemaConverter", "SchemaProblem"]
 

@@ -37,7 +37,7 @@ from mcpforge.openapi.refs import join_pointer
 from mcpforge.openapi.security import security_requirements, security_schemes
 from mcpforge.openapi.tags import TagTree
 from mcpforge.openapi.values import obj, text
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 
 __all__ = ["item_operations", "parse_api"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mcpforge.naming import toolsets_of
 from mcpforge.openapi.model import Tag
+from mcpforge.text.names import toolsets_of
 
 __all__ = ["NAVIGATION_KIND", "TagTree"]
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
-from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import ref_name
 from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS, JsonSchema
+from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["Bundled", "DefinitionIndex", "bundle", "referenced_names"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import deref
 from mcpforge.schema import JsonSchema
+from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["Shaper", "shape"]
 

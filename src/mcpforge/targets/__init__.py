@@ -1,8 +1,38 @@
-"""Target formats of tool definitions: MCP, the providers' manifests, and the runtime's ``tools.json``."""
+"""Target formats of tool definitions: one table of every manifest mcpforge writes, and the formats they are in.
+
+The runtime's ``tools.json`` (see :mod:`.runtime`) is the generated server's own contract, not a
+manifest: it is made from the same tools by the project stage.
+"""
 
 from __future__ import annotations
 
-__all__ = ["FORMATS"]
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["FORMATS", "MANIFESTS", "Format", "Manifest"]
+
+Format = Literal["mcp", "openai-chat", "openai-responses", "anthropic", "gemini"]
 
 # The formats a tool list can be converted to (``mcpforge convert --to``, ``mcpforge tools --format``).
-FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
+FORMATS: tuple[Format, ...] = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """A manifest file of a generated project: ``manifests/<name>.json``, in ``format``."""
+
+    name: str
+    format: Format
+    strict: bool  # OpenAI's strict mode: each tool strict where its schema allows
+
+
+# Every manifest, in the order written and documented; MCP's first (the others are made from it).
+MANIFESTS: tuple[Manifest, ...] = (
+    Manifest("mcp-tools", "mcp", strict=False),
+    Manifest("openai-chat", "openai-chat", strict=False),
+    Manifest("openai-chat-strict", "openai-chat", strict=True),
+    Manifest("openai-responses", "openai-responses", strict=False),
+    Manifest("openai-responses-strict", "openai-responses", strict=True),
+    Manifest("anthropic", "anthropic", strict=False),
+    Manifest("gemini", "gemini", strict=False),
+)

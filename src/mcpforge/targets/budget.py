@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from mcpforge.options import Options
+from mcpforge.options.model import Options
 from mcpforge.runtime.tokens import estimate_tokens
 
 __all__ = ["Budget", "ToolCost", "budget_problems", "measure", "payload_bytes"]

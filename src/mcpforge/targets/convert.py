@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpforge.naming import NAME_RULES, unique_valid_names
 from mcpforge.targets import FORMATS
 from mcpforge.targets.anthropic import anthropic_tool
 from mcpforge.targets.gemini import Converted, gemini_declaration
 from mcpforge.targets.openai import chat_to_responses, chat_tool, responses_tool
+from mcpforge.text.names import NAME_RULES, unique_valid_names
 
 __all__ = [
     "FORMATS",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import REF_PREFIX
 from mcpforge.schema import NAME_MAPS
+from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["Converted", "gemini_declaration", "gemini_schema"]
 

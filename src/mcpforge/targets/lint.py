@@ -13,23 +13,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mcpforge.naming import NAME_RULES, PORTABLE_NAME_RULE
 from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
+from mcpforge.targets import MANIFESTS, Format
 from mcpforge.targets.openai_strict import ALLOWED_FORMATS, STRICT_KEYWORDS, has_lookaround
+from mcpforge.text.names import NAME_RULES, PORTABLE_NAME_RULE
 
 __all__ = ["MANIFEST_FILES", "Finding", "ManifestFormat", "detect_format", "lint_manifest", "summarize"]
 
-ManifestFormat = Literal["mcp", "openai-chat", "openai-responses", "anthropic", "gemini"]
+ManifestFormat = Format
 # The manifests mcpforge writes, and their formats.
-MANIFEST_FILES: Mapping[str, ManifestFormat] = {
-    "mcp-tools": "mcp",
-    "openai-chat": "openai-chat",
-    "openai-chat-strict": "openai-chat",
-    "openai-responses": "openai-responses",
-    "openai-responses-strict": "openai-responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-}
+MANIFEST_FILES: Mapping[str, ManifestFormat] = {m.name: m.format for m in MANIFESTS}
 _GEMINI_KEYWORDS = frozenset(
     {
         "$id",

@@ -16,8 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.memo import IdentityMemo
 from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "Strictified", "has_lookaround", "strict_schema"]
 

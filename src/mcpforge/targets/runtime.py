@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcpforge.naming import ProjectNames, credential_env_names
 from mcpforge.openapi.model import SecurityScheme
 from mcpforge.runtime.contract import FORMAT_VERSION, Binding, SchemeConfig, ServerConfig, ToolEntry, ToolsFile
 from mcpforge.targets.mcp import mcp_tool
-from mcpforge.text import bounded
+from mcpforge.text.names import ProjectNames, credential_env_names
+from mcpforge.text.prose import bounded
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["runtime_contract"]

@@ -14,8 +14,16 @@ from typing import Any
 
 from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.errors import ConfigError
-from mcpforge.memo import IdentityMemo
-from mcpforge.naming import (
+from mcpforge.openapi.model import SAFE_METHODS, ApiModel, MediaContent, Operation, Parameter, RequestBody
+from mcpforge.openapi.tags import TagTree
+from mcpforge.options.model import Options, Override
+from mcpforge.runtime.defs import deref
+from mcpforge.runtime.media import MediaKind, base_media_type, media_kind
+from mcpforge.schema import JsonSchema
+from mcpforge.schema.bundle import DefinitionIndex, bundle
+from mcpforge.schema.memo import IdentityMemo
+from mcpforge.schema.shape import Shaper
+from mcpforge.text.names import (
     NameCandidate,
     argument_name,
     assign_tool_names,
@@ -25,15 +33,7 @@ from mcpforge.naming import (
     tool_name_base,
     unique_argument_name,
 )
-from mcpforge.openapi.model import SAFE_METHODS, ApiModel, MediaContent, Operation, Parameter, RequestBody
-from mcpforge.openapi.tags import TagTree
-from mcpforge.options import Options, Override
-from mcpforge.runtime.defs import deref
-from mcpforge.runtime.media import MediaKind, base_media_type, media_kind
-from mcpforge.schema import JsonSchema
-from mcpforge.schema.bundle import DefinitionIndex, bundle
-from mcpforge.schema.shape import Shaper
-from mcpforge.text import bounded, clean
+from mcpforge.text.prose import bounded, clean
 from mcpforge.tools.describe import tool_description, tool_title
 from mcpforge.tools.model import ArgumentBinding, ToolDefinition, ToolSet
 from mcpforge.tools.responses import accept_header, pages_by_url

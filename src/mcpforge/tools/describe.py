@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mcpforge.openapi.model import Operation, SecurityRequirement, SecurityScheme
-from mcpforge.text import bounded, clean
+from mcpforge.text.prose import bounded, clean
 
 __all__ = ["auth_summary", "tool_description", "tool_title"]
 

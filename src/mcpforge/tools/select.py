@@ -14,10 +14,10 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.naming import toolset_name
 from mcpforge.openapi.model import Operation
 from mcpforge.openapi.tags import TagTree
-from mcpforge.options import Options, Override
+from mcpforge.options.model import Options, Override
+from mcpforge.text.names import toolset_name
 
 __all__ = ["operation_key", "select_operations"]
 

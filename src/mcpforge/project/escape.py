@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from mcpforge.text import bounded
+from mcpforge.text.prose import bounded
 
 __all__ = ["comment", "json_string", "markdown", "toml_string"]
 

@@ -1,4 +1,4 @@
-"""Rendering output files and writing them to disk."""
+"""The generated project: every file it holds, rendered in memory (nothing is written here)."""
 
 from pathlib import Path
 

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpforge.errors import Interrupted, OutputError
-from mcpforge.interrupts import Signalled, leave_signals_to_the_main_thread, signals_deferred, signals_raise
-from mcpforge.render.files import RenderedFile
-from mcpforge.render.local import LOCAL_PATTERNS, WORK_PREFIX, walk_files
-from mcpforge.render.lock import LOCK_FILE, read_lock
+from mcpforge.output.interrupts import Signalled, leave_signals_to_the_main_thread, signals_deferred, signals_raise
+from mcpforge.output.local import LOCAL_PATTERNS, WORK_PREFIX, walk_files
+from mcpforge.project.files import RenderedFile
+from mcpforge.project.lock import LOCK_FILE, Lock, read_lock
 
-__all__ = ["BACKUP", "STAGING", "WriteReport", "write_tree"]
+__all__ = ["BACKUP", "STAGING", "OutputFolder", "WriteReport", "write_tree"]
 
 STAGING = WORK_PREFIX + "new"
 BACKUP = WORK_PREFIX + "old"
@@ -135,7 +135,7 @@ def _changed(files: Sequence[RenderedFile], out_dir: Path) -> list[RenderedFile]
     for file in files:
         target = out_dir / file.path
         try:
-            if target.is_file() and not target.is_symlink() and target.read_bytes() == file.buffer:
+            if target.is_file() and not target.is_symlink() and target.read_bytes() == file.data:
                 continue
         except OSError:
             pass
@@ -184,7 +184,7 @@ def _stage(staging: Path, files: Sequence[RenderedFile]) -> None:
         for file in queue:
             if failed:
                 return
-            (staging / file.path).write_bytes(file.buffer)
+            (staging / file.path).write_bytes(file.data)
 
     def helper() -> None:
         leave_signals_to_the_main_thread()
@@ -226,17 +226,30 @@ def _wait(done: threading.Event) -> None:
 
 
 def _largest_first(file: RenderedFile) -> int:
-    return -len(file.content)
+    return -len(file.data)
+
+
+class OutputFolder:
+    """An output folder as a run finds it: its lock file read once, after an interrupted run's leftovers are dealt with.
+
+    ``writing``: an earlier interrupted run is recovered first (``recovered`` says what was done);
+    without it (``--check``) nothing on disk changes. Nothing is created until :func:`write_tree`.
+    """
+
+    def __init__(self, path: Path, *, writing: bool = True) -> None:
+        self.path = path
+        self.recovered = _recover(path) if writing and path.is_dir() else None
+        self.lock: Lock | None = read_lock(path) if path.is_dir() else None
 
 
 def write_tree(
-    files: Sequence[RenderedFile], out_dir: Path, *, force: bool = False, inputs: Sequence[Path] = ()
+    files: Sequence[RenderedFile], out: Path | OutputFolder, *, force: bool = False, inputs: Sequence[Path] = ()
 ) -> WriteReport:
-    """Make ``out_dir`` hold exactly ``files`` (plus local files and ``inputs`` already there), atomically."""
+    """Make the folder hold exactly ``files`` (plus local files and ``inputs`` already there), atomically."""
+    folder = out if isinstance(out, OutputFolder) else OutputFolder(out)
+    out_dir, recovered = folder.path, folder.recovered
     _prepare(out_dir)
-    recovered = _recover(out_dir)
-    lock = read_lock(out_dir)
-    previous = set(lock.files) if lock else set()
+    previous = set(folder.lock.files) if folder.lock else set()
     new = {f.path for f in files}
     _check_foreign(out_dir, new, previous, _inside(inputs, out_dir), force=force)
     changed = _changed(files, out_dir)

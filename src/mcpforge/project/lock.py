@@ -16,7 +16,7 @@ from typing import Any
 
 from mcpforge import __version__
 from mcpforge.errors import OutputError
-from mcpforge.render.files import RenderedFile, json_file
+from mcpforge.project.files import RenderedFile, json_file
 
 __all__ = ["LOCK_FILE", "Lock", "lock_file", "read_lock"]
 

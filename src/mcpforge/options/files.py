@@ -1,6 +1,6 @@
 """Configuration files: ``mcpforge.toml`` or ``[tool.mcpforge]`` in ``pyproject.toml``, checked against the options.
 
-Every key is an option of :mod:`mcpforge.options` (plus ``[overrides."<operation>"]`` tables); an
+Every key is an option of :mod:`mcpforge.options.model` (plus ``[overrides."<operation>"]`` tables); an
 unknown key, a wrong type or a value out of range is a :class:`~mcpforge.errors.ConfigError` naming
 the file and the key. Paths in a file are relative to that file.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpforge.errors import ConfigError
-from mcpforge.options import OPTIONS, OptionInfo, Options, Override, range_problem
+from mcpforge.options.model import OPTIONS, OptionInfo, Options, Override, range_problem
 
 __all__ = ["CONFIG_FILE", "find_config", "load_config", "resolve_options"]
 

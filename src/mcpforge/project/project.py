@@ -3,7 +3,7 @@
 Spec text reaches generated code only as data: tool definitions, paths and descriptions live in
 ``tools.json``; templates receive precomputed names (ASCII identifiers) and text that passes
 through an escaping filter for the file type (TOML strings, Markdown, Python comments). The
-templates themselves are rendered by :mod:`mcpforge.render.templates` from :func:`project_parts`'s
+templates themselves are rendered by :mod:`mcpforge.project.templates` from :func:`project_parts`'s
 context.
 """
 
@@ -18,15 +18,15 @@ from urllib.parse import urlsplit
 import orjson
 
 from mcpforge.diagnostics import Diagnostic, Effect
-from mcpforge.naming import project_names
-from mcpforge.render import PACKAGE_DIR
-from mcpforge.render.escape import comment
-from mcpforge.render.files import RenderedFile, dump_compact
+from mcpforge.project import PACKAGE_DIR
+from mcpforge.project.escape import comment
+from mcpforge.project.files import RenderedFile, dump_compact
 from mcpforge.runtime.contract import ServerConfig, ToolsFile
 from mcpforge.runtime.settings import documented, per_user_headers
 from mcpforge.runtime.tokens import estimate_tokens
 from mcpforge.targets.budget import Budget
 from mcpforge.targets.runtime import runtime_contract
+from mcpforge.text.names import project_names
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["ProjectParts", "project_parts", "render_project", "runtime_files", "runtime_sources"]
@@ -41,7 +41,7 @@ def _toolsets(budget: Budget) -> list[dict[str, Any]]:
 
 def runtime_files(package: str) -> list[RenderedFile]:
     """mcpforge's runtime modules, copied byte for byte into the generated package."""
-    return [RenderedFile(f"src/{package}/{name}", source) for name, source in runtime_sources()]
+    return [RenderedFile.of_text(f"src/{package}/{name}", source) for name, source in runtime_sources()]
 
 
 @cache
@@ -74,7 +74,7 @@ def _contract_data(contract: ToolsFile, encoded_tools: Sequence[bytes] | None) -
 class ProjectParts:
     """The generated project but its templated files: their context, and the files made without templates."""
 
-    context: dict[str, Any]  # what the templates are rendered from (:mod:`mcpforge.render.templates`)
+    context: dict[str, Any]  # what the templates are rendered from (:mod:`mcpforge.project.templates`)
     files: list[RenderedFile]  # tools.json and the runtime's modules
 
 
@@ -155,9 +155,9 @@ def render_project(parts: ProjectParts) -> list[RenderedFile]:
     Python rendered from templates is black-clean by construction (its only per-API values are
     comment-filtered ASCII words); tests/unit/test_render.py checks it with black.
     """
-    from mcpforge.render.templates import render_templates  # noqa: PLC0415 - Jinja only where it renders
+    from mcpforge.project.templates import render_templates  # noqa: PLC0415 - Jinja only where it renders
 
-    return [*(RenderedFile(path, text) for path, text in render_templates(parts.context)), *parts.files]
+    return [*(RenderedFile.of_text(path, text) for path, text in render_templates(parts.context)), *parts.files]
 
 
 def _absolute(url: str) -> bool:

@@ -9,48 +9,40 @@ from typing import Any
 
 import orjson
 
-from mcpforge.memo import IdentityMemo
+from mcpforge.schema.memo import IdentityMemo
 
 __all__ = [
     "RenderedFile",
     "SharedParts",
     "dump_compact",
     "dump_json",
+    "encode",
     "encode_each",
     "json_file",
-    "manifest_chunks",
     "manifest_file",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class RenderedFile:
-    """A file to write: POSIX path relative to the output directory, and its text or UTF-8 bytes.
+    """A file to write: POSIX path relative to the output directory, and its UTF-8 bytes.
 
     Large JSON stays bytes from the encoder to the disk: decoding and re-encoding Microsoft
-    Graph's manifests cost seconds and hundreds of megabytes. Bytes a worker made are a
-    ``memoryview`` of its mapped result (see :mod:`mcpforge.worker`): written, never copied here.
+    Graph's manifests cost seconds and hundreds of megabytes.
     """
 
     path: str
-    content: str | bytes | memoryview
+    data: bytes
 
-    @property
-    def data(self) -> bytes:
-        """The content as UTF-8 bytes."""
-        if isinstance(self.content, str):
-            return self.content.encode("utf-8")
-        return self.content if isinstance(self.content, bytes) else bytes(self.content)
-
-    @property
-    def buffer(self) -> bytes | memoryview:
-        """The content as UTF-8 bytes, or a view of them: for writing and comparing without a copy."""
-        return self.content.encode("utf-8") if isinstance(self.content, str) else self.content
+    @classmethod
+    def of_text(cls, path: str, text: str) -> RenderedFile:
+        """A file holding ``text``."""
+        return cls(path, text.encode("utf-8"))
 
     @property
     def text(self) -> str:
         """The content as text."""
-        return self.content if isinstance(self.content, str) else str(self.content, "utf-8")
+        return self.data.decode("utf-8")
 
 
 def dump_json(data: Any) -> bytes:
@@ -93,15 +85,17 @@ def dump_compact(data: Any) -> bytes:
         return _stdlib_compact(data) + b"\n"
 
 
+def encode(item: Any) -> bytes:
+    """``item`` as compact UTF-8 JSON (no newline); it may hold :class:`orjson.Fragment` parts."""
+    try:
+        return orjson.dumps(item)
+    except (orjson.JSONEncodeError, TypeError):
+        return _stdlib_compact(item)
+
+
 def encode_each(items: Sequence[Any]) -> list[bytes]:
-    """Each item as compact UTF-8 JSON (no newline); items may hold :class:`orjson.Fragment` parts."""
-    encoded = []
-    for item in items:
-        try:
-            encoded.append(orjson.dumps(item))
-        except (orjson.JSONEncodeError, TypeError):
-            encoded.append(_stdlib_compact(item))
-    return encoded
+    """Each item encoded with :func:`encode`."""
+    return [encode(item) for item in items]
 
 
 class SharedParts:
@@ -113,25 +107,17 @@ class SharedParts:
     def __call__(self, part: Any) -> orjson.Fragment:
         """``part`` encoded (once)."""
         found = self._done.get(part)
-        return found if found is not None else self._done.put(part, orjson.Fragment(encode_each([part])[0]))
+        return found if found is not None else self._done.put(part, orjson.Fragment(encode(part)))
 
 
 def manifest_file(path: str, encoded: Iterable[bytes]) -> RenderedFile:
     """A tool manifest from its encoded tools (:func:`encode_each`): a JSON array, one tool per line.
 
     Diffs show which tools changed, and the file is half the size of an indented one (Microsoft
-    Graph's seven manifests: 190 MB instead of 385 MB, a second less to write).
+    Graph's seven manifests: 190 MB instead of 385 MB, a second less to write). ``encoded`` may be
+    a generator: then no list of encoded tools exists beside the joined file.
     """
-    return RenderedFile(path, b"".join(_spelled(encoded)))  # the encoded tools exist already: a join is no copy more
-
-
-def manifest_chunks(items: Iterable[Any]) -> Iterator[bytes]:
-    """The bytes of :func:`manifest_file` for ``items`` in pieces, each tool encoded when it is reached.
-
-    No list of encoded tools exists at once: a forked worker writes the pieces straight into its
-    result file, and its memory never holds a whole manifest (Microsoft Graph: 120 MB).
-    """
-    return _spelled(encode_each([item])[0] for item in items)
+    return RenderedFile(path, b"".join(_spelled(encoded)))
 
 
 def _spelled(lines: Iterable[bytes]) -> Iterator[bytes]:

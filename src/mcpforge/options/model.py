@@ -3,7 +3,7 @@
 :class:`Options` is the single source: each field is one option (its configuration key and flag
 are the field name with dashes, ``--include-tags``), its type decides how it is parsed and checked,
 and its metadata holds the help text. The CLI builds its flags from :data:`OPTIONS`, configuration
-files are checked against it (:mod:`mcpforge.config`), the README's table is :func:`options_table`,
+files are checked against it (:mod:`mcpforge.options.files`), the README's table is :func:`options_table`,
 and every stage of the pipeline reads the one frozen :class:`Options` value it is given.
 Precedence: command line, then the configuration file, then the default.
 """

@@ -14,8 +14,8 @@ from typing import Any
 
 import jinja2
 
-from mcpforge.render import PACKAGE_DIR
-from mcpforge.render.escape import comment, json_string, markdown, toml_string
+from mcpforge.project import PACKAGE_DIR
+from mcpforge.project.escape import comment, json_string, markdown, toml_string
 
 __all__ = ["TEMPLATES", "load_templates", "render_templates"]
 

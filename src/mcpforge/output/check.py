@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcpforge.render.files import RenderedFile
-from mcpforge.render.lock import read_lock
+from mcpforge.output.write import OutputFolder
+from mcpforge.project.files import RenderedFile
 from mcpforge.runtime.defs import deref
 
 __all__ = ["CheckReport", "check_output", "schema_breaks"]
@@ -124,11 +124,11 @@ def check_output(
     files: Sequence[RenderedFile],
     names: Mapping[str, str],
     tools: Sequence[Mapping[str, Any]],
-    out_dir: Path,
+    folder: OutputFolder,
 ) -> CheckReport:
-    """Compare this run (its ``files``, tool ``names`` by operation and MCP ``tools``) with ``out_dir``."""
-    new_files = {f.path: f.buffer for f in files}
-    old_lock = read_lock(out_dir)
+    """Compare this run (its ``files``, tool ``names`` by operation and MCP ``tools``) with the folder."""
+    out_dir, old_lock = folder.path, folder.lock
+    new_files = {f.path: f.data for f in files}
     old_listed = set(old_lock.files) if old_lock else set()
     stale = []
     for path, content in sorted(new_files.items()):
