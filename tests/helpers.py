@@ -8,7 +8,7 @@ import socket
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,8 @@ from mcpforge.options.files import load_config, resolve_options
 from mcpforge.options.model import Options
 from mcpforge.output.write import write_tree
 from mcpforge.pipeline import generate
+from mcpforge.project.files import RenderedFile
+from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 
@@ -99,3 +101,14 @@ def case_options(spec: Path) -> Options:
     """Options for a fixture spec: its folder's ``mcpforge.toml`` when there is one, else the defaults."""
     config = spec.parent / "mcpforge.toml"
     return resolve_options({"spec": spec}, load_config(config) if config.is_file() else {})
+
+
+def manifest_lint_errors(files: Sequence[RenderedFile]) -> list[str]:
+    """Lint errors in the generated manifests among ``files`` (there must be none: they would be our bugs)."""
+    found = []
+    for file in files:
+        name = file.path.removeprefix("manifests/").removesuffix(".json")
+        if file.path.startswith("manifests/") and name in MANIFEST_FILES:
+            findings = lint_manifest(json.loads(file.data), MANIFEST_FILES[name])
+            found += [f"{name}: {f.tool}: {f.message}" for f in findings if f.severity == "error"]
+    return found

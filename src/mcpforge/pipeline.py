@@ -22,7 +22,7 @@ from mcpforge.project.files import RenderedFile, SharedParts, encode, encode_eac
 from mcpforge.project.lock import lock_file
 from mcpforge.project.project import project_parts, render_project
 from mcpforge.targets.budget import Budget, budget_problems, measure
-from mcpforge.targets.manifests import Manifests, provider_manifests
+from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.targets.openai import with_parameters
 from mcpforge.text.names import project_names
@@ -63,9 +63,7 @@ class Targets:
 
     mcp: list[dict[str, Any]]
     encoded_mcp: list[bytes]  # each MCP tool as compact JSON, encoded once for the budget and the manifest
-    providers: dict[str, list[dict[str, Any]]]
     budget: Budget
-    strict_capable: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -187,31 +185,27 @@ def build(
     return Built(document, toolset, document.digest)
 
 
-def targets(
-    toolset: ToolSet, options: Options, diags: Diagnostics, *, providers: bool = True, progress: Progress = _quiet
-) -> Targets:
-    """The MCP tools, their context budget, and (with ``providers``) every provider manifest, linted."""
+def targets(toolset: ToolSet, options: Options, diags: Diagnostics) -> Targets:
+    """The MCP tools and what they cost a model's context (the provider manifests follow, one at a time)."""
     tools = mcp_tools(toolset)
     encoded = encode_each(tools)
-    sizes = [len(e) for e in encoded]
-    budget = measure(tools, [list(t.toolsets) for t in toolset.tools], sizes)
+    budget = measure(tools, [list(t.toolsets) for t in toolset.tools], [len(e) for e in encoded])
     for code, message in budget_problems(budget, options):
         diags.warn(code, message)
-    if not providers:
-        return Targets(tools, encoded, {}, budget, 0)
-    progress("provider manifests")
-    manifests, strict_capable = provider_manifests(tools, diags)
-    return Targets(tools, encoded, manifests, budget, strict_capable)
+    return Targets(tools, encoded, budget)
 
 
-def _manifest_files(manifests: Manifests) -> list[RenderedFile]:
+def _manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
+    """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests."""
     # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. The
     # four OpenAI manifests share each tool's parameters (two forms: plain, strict): encoded once.
     shared = SharedParts()
-    return [
-        manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifests.pop(name)))
-        for name in list(manifests)
-    ]
+    files, strict_capable = [], 0
+    for name, manifest in provider_manifests(tools, diags):
+        if name == "openai-chat-strict":
+            strict_capable = sum(1 for tool in manifest if tool["function"]["strict"])
+        files.append(manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifest)))
+    return files, strict_capable
 
 
 def generate(
@@ -224,7 +218,7 @@ def generate(
     toolset, spec_sha256 = built.toolset, built.spec_sha256
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
-    made = targets(toolset, options, diags, providers=False)
+    made = targets(toolset, options, diags)
     progress("rendering")
     project = project_parts(
         toolset,
@@ -236,8 +230,8 @@ def generate(
     )
     files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
     progress("provider manifests")
-    manifests, strict_capable = provider_manifests(made.mcp, diags)
-    files += _manifest_files(manifests)
+    manifest_files, strict_capable = _manifest_files(made.mcp, diags)
+    files += manifest_files
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(

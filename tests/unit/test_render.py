@@ -56,7 +56,7 @@ def test_tools_json_with_the_encoded_mcp_tools_spliced_is_the_same_file() -> Non
     options = Options(spec=FIXTURES / "golden" / "petstore_30" / "openapi.yaml")
     diags = Diagnostics()
     toolset = build(options, diags).toolset
-    made = targets(toolset, options, diags, providers=False)
+    made = targets(toolset, options, diags)
     spliced = {f.path: f.data for f in render_project(project_parts(toolset, (), encoded_tools=made.encoded_mcp))}
     encoded = {f.path: f.data for f in render_project(project_parts(toolset, ()))}
     assert spliced == encoded

@@ -95,11 +95,12 @@ def lint(
         findings = lint_manifest(data, kind, client_prefix=client_prefix, max_name=max_name_length)  # type: ignore[arg-type]
     else:
         from mcpforge.pipeline import build, targets  # noqa: PLC0415
+        from mcpforge.targets.manifests import provider_manifests  # noqa: PLC0415
 
         options = resolve({**flags, "spec": target}, config_path)
         diags = Diagnostics()
-        made = targets(build(options, diags).toolset, options, diags)
-        for name, manifest in {"mcp-tools": made.mcp, **made.providers}.items():
+        mcp = targets(build(options, diags).toolset, options, diags).mcp
+        for name, manifest in [("mcp-tools", mcp), *provider_manifests(mcp, diags)]:
             findings += lint_manifest(
                 manifest, MANIFEST_FILES[name], client_prefix=client_prefix, max_name=max_name_length
             )
@@ -147,7 +148,7 @@ def budget(target: Path, top: int, as_json: bool, config_path: Path | None, **fl
 
         options = resolve({**flags, "spec": target}, config_path)
         diags = Diagnostics()
-        result = targets(build(options, diags).toolset, options, diags, providers=False).budget
+        result = targets(build(options, diags).toolset, options, diags).budget
     if as_json:
         payload = {
             "totalBytes": result.total_bytes,
