@@ -36,7 +36,7 @@ def test_importing_and_listing_runs_no_spec_text(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "out" / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
-    env["EVIL_API_TITLE_IMPORT_OS_OS_BASE_URL"] = "https://evil.example"
+    env["EVIL_TITLE_IMPORT_OS_BASE_URL"] = "https://evil.example"
     probe = PROBE.format(package=package)
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=work, env=env, capture_output=True, text=True, check=False, timeout=60

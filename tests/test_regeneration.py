@@ -113,3 +113,19 @@ def test_check_fails_when_output_is_missing_or_edited(tmp_path: Path) -> None:
     readme.write_text(readme.read_text() + "edited\n")
     code, text = run("generate", str(spec), "-o", str(out), "--check")
     assert code == 1 and "1 file(s) out of date; 0 tool change(s)" in text
+
+
+def test_an_output_keeps_the_project_name_it_was_generated_with(tmp_path: Path) -> None:
+    """A default name that an earlier mcpforge (or an earlier title) gave stays: the lock lists its package."""
+    spec, out = tmp_path / "shop.yaml", tmp_path / "out"
+    spec.write_text(V1)
+    assert run("generate", str(spec), "-o", str(out), "--name", "Shop OpenAPI Spec v1")[0] == 0
+    assert (out / "src" / "shop_openapi_spec_v1_mcp" / "tools.json").is_file()
+    spec.write_text(V1.replace("title: Shop", "title: The Shop API"))
+    assert run("generate", str(spec), "-o", str(out))[0] == 0
+    assert (out / "src" / "shop_openapi_spec_v1_mcp" / "tools.json").is_file()
+    assert "SHOP_OPENAPI_SPEC_V1_BASE_URL" in (out / ".env.example").read_text()
+    assert run("generate", str(spec), "-o", str(out), "--check")[0] == 0
+    fresh = tmp_path / "fresh"
+    assert run("generate", str(spec), "-o", str(fresh))[0] == 0
+    assert (fresh / "src" / "shop_mcp" / "tools.json").is_file()  # a new output gets the default name

@@ -19,13 +19,13 @@ from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_refs
 from mcpforge.options.model import Options, ValidationLevel
 from mcpforge.project.files import RenderedFile, SharedParts, encode, encode_each, manifest_file
-from mcpforge.project.lock import lock_file
+from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import project_parts, render_project
 from mcpforge.targets.budget import Budget, budget_problems, measure
 from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.targets.openai import with_parameters
-from mcpforge.text.names import project_names
+from mcpforge.text.names import project_names, recorded_project_name
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
@@ -126,14 +126,18 @@ def check_strict(diags: Diagnostics, options: Options) -> None:
         )
 
 
-def _check_servers(toolset: ToolSet, options: Options, diags: Diagnostics) -> None:
+def project_name(options: Options, previous: Lock | None) -> str | None:
+    """The name option, else the name an earlier run gave the output (a default name never changes under it)."""
+    return options.name or (recorded_project_name(previous.files) if previous else None)
+
+
+def _check_servers(toolset: ToolSet, name: str | None, diags: Diagnostics) -> None:
     """Warn when the server will need its base URL from the environment."""
-    servers = toolset.api.servers
-    url = servers[0].default_url() if servers else ""
+    url = toolset.api.server_url
     parts = urlsplit(url)
     if parts.scheme in ("http", "https") and parts.netloc:
         return
-    prefix = project_names(toolset.api.title, options.name).env_prefix
+    prefix = project_names(toolset.api.title, name, url).env_prefix
     found = f"only the relative server URL {url!r}" if url else "no server URL"
     diags.warn(
         "no-server-url",
@@ -146,11 +150,11 @@ def build(
     options: Options,
     diags: Diagnostics,
     *,
-    reserved: Mapping[str, str] | None = None,
+    previous: Lock | None = None,
     progress: Progress = _quiet,
     every_ref: bool = False,
 ) -> Built:
-    """Load, validate, parse and build the tool set; ``reserved`` names come from a lock file.
+    """Load, validate, parse and build the tool set; an earlier run's lock (``previous``) keeps its names.
 
     A broken ``$ref`` skips the operations that use it (a diagnostic each); ``every_ref`` also
     reports those no operation uses (a walk of the whole document: ``mcpforge validate``).
@@ -173,7 +177,7 @@ def build(
     progress("parsing")
     api = parse_api(document, diags, options)
     progress("building tools")
-    toolset = build_tools(api, options, diags, reserved=reserved)
+    toolset = build_tools(api, options, diags, reserved=previous.names if previous else None)
     if not toolset.tools and toolset.excluded:
         diags.warn(
             "no-tools",
@@ -181,7 +185,7 @@ def build(
             "the server has no tools; see include-deprecated and the selection options",
             pointer="/paths",
         )
-    _check_servers(toolset, options, diags)
+    _check_servers(toolset, project_name(options, previous), diags)
     return Built(document, toolset, document.digest)
 
 
@@ -208,12 +212,10 @@ def _manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[li
     return files, strict_capable
 
 
-def generate(
-    options: Options, *, reserved: Mapping[str, str] | None = None, progress: Progress = _quiet
-) -> GenerationResult:
-    """Run the whole pipeline in memory and return the files to write."""
+def generate(options: Options, *, previous: Lock | None = None, progress: Progress = _quiet) -> GenerationResult:
+    """Run the whole pipeline in memory and return the files to write; ``previous``: the output's lock file."""
     diags = Diagnostics()
-    built = build(options, diags, reserved=reserved, progress=progress)
+    built = build(options, diags, previous=previous, progress=progress)
     check_strict(diags, options)
     toolset, spec_sha256 = built.toolset, built.spec_sha256
     source_name, overlays = built.document.source_name, built.document.overlays
@@ -223,7 +225,7 @@ def generate(
     project = project_parts(
         toolset,
         diags.freeze(),  # what the project lists (skipped operations) is known before the manifests
-        project_name=options.name,
+        project_name=project_name(options, previous),
         dynamic=options.dynamic,
         budget=made.budget,
         encoded_tools=made.encoded_mcp,

@@ -98,7 +98,7 @@ def run_calls(
     data: Any = {**contract, "server": config}
 
     async def run() -> list[types.CallToolResult]:
-        settings = read_settings(config, {"EVENTS_API_STREAM_SECONDS": "1", **(env or {})})
+        settings = read_settings(config, {"EVENTS_STREAM_SECONDS": "1", **(env or {})})
         async with http_client(settings) as client:
             api = Api(data, settings, client)
             return [await api.call(name, args) for name, args in calls]
@@ -170,7 +170,7 @@ def test_a_flooding_stream_stops_at_the_result_budget(contract: Any) -> None:
     flood["tool"] = {**flood["tool"], "name": "flood"}
     data = {**contract, "tools": [*contract["tools"], flood]}
     with serve(Upstream()) as url:
-        (result,) = run_calls(data, url, [("flood", {})], {"EVENTS_API_MAX_RESULT_TOKENS": "2000"})
+        (result,) = run_calls(data, url, [("flood", {})], {"EVENTS_MAX_RESULT_TOKENS": "2000"})
     assert not result.is_error
     text = "".join(c.text for c in result.content if isinstance(c, types.TextContent))
     assert len(text) < 2000 * 4 + 2000  # the budget, plus its notes

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from mcpforge.text.names import (
     NAME_RULES,
     PORTABLE_NAME_RULE,
@@ -13,6 +15,8 @@ from mcpforge.text.names import (
     argument_name,
     assign_tool_names,
     name_problem,
+    project_names,
+    recorded_project_name,
     shorten,
     tool_name_base,
     unique_argument_name,
@@ -143,3 +147,32 @@ def test_aggregated_names_are_portable_and_sanitised_ones_never_displace_real_on
     names = aggregate_tool_names(listed)
     assert names == ["fs_files_read", "files_read", "gh_search", "jira_search", "tool_9lives"]
     assert all(PORTABLE_NAME_RULE.pattern.match(n) and len(n) <= 64 for n in names)
+
+
+@pytest.mark.parametrize(
+    ("title", "server", "package", "prefix"),
+    [
+        ("GitHub's official OpenAPI spec + Octokit", "https://api.github.com", "github_octokit_mcp", "GITHUB_OCTOKIT"),
+        ("Listen API: Podcast Search, Directory, and Insights API", "", "listen_podcast_mcp", "LISTEN_PODCAST"),
+        ("Train Travel API", "", "train_travel_mcp", "TRAIN_TRAVEL"),
+        ("DataFactoryManagementClient", "", "data_factory_mcp", "DATA_FACTORY"),
+        ("OData Service for namespace microsoft.graph", "", "microsoft_graph_mcp", "MICROSOFT_GRAPH"),
+        ("Swagger Petstore - OpenAPI 3.0", "", "petstore_mcp", "PETSTORE"),
+        ("REST API v2", "https://api.acme-corp.io/v2", "acme_corp_mcp", "ACME_CORP"),
+        ("OpenAPI", "", "api_mcp", "API"),
+        ("1Password Connect", "", "api_1password_connect_mcp", "API_1PASSWORD_CONNECT"),
+        ("Zoë's Café", "", "zoe_cafe_mcp", "ZOE_CAFE"),
+    ],
+)
+def test_default_names_are_short_and_readable(title: str, server: str, package: str, prefix: str) -> None:
+    names = project_names(title, None, server)
+    assert (names.package, names.env_prefix) == (package, prefix)
+    assert len(names.package.removesuffix("_mcp")) <= 25
+
+
+def test_a_given_name_keeps_every_word_and_a_recorded_name_is_found_in_the_lock_files() -> None:
+    assert project_names("Anything", "My Official API").package == "my_official_api_mcp"
+    files = ["README.md", "src/shop_spec_mcp/tools.json", "src/shop_spec_mcp/server.py"]
+    assert recorded_project_name(files) == "shop_spec"
+    assert project_names("Other", recorded_project_name(files)).package == "shop_spec_mcp"
+    assert recorded_project_name(["README.md"]) is None

@@ -76,7 +76,6 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
         )
     output = options.output
     folder = OutputFolder(output, writing=not check)
-    lock = folder.lock
     started = time.perf_counter()
     interactive = verbose or sys.stderr.isatty()
 
@@ -86,7 +85,7 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
         if interactive or elapsed >= 1.0:
             click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
-    result = run(options, reserved=lock.names if lock else None, progress=progress)
+    result = run(options, previous=folder.lock, progress=progress)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:
         from mcpforge.output.check import check_output  # noqa: PLC0415

@@ -258,3 +258,8 @@ class ApiModel:
     defs: SchemaDefs
     source_name: str
     tags: tuple[Tag, ...] = ()
+
+    @property
+    def server_url(self) -> str:
+        """The first server's URL with its variables' defaults (empty without servers)."""
+        return self.servers[0].default_url() if self.servers else ""

@@ -95,7 +95,7 @@ def project_parts(
     The manifests are package data too (``pyproject.toml`` maps ``manifests/`` into the wheel):
     the agent helpers and the OpenAI bridge serve them.
     """
-    names = project_names(toolset.api.title, project_name)
+    names = project_names(toolset.api.title, project_name, toolset.api.server_url)
     contract = runtime_contract(toolset, names, dynamic=dynamic)
     config = contract["server"]
     skipped = [

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 __all__ = [
     "DEFAULT_MAX_TOOL_NAME",
@@ -252,11 +253,108 @@ class ProjectNames:
     env_prefix: str  # PETSTORE
 
 
-def project_names(title: str, override: str | None = None) -> ProjectNames:
-    """Names derived from the API title (or ``override``): ASCII, lower snake case, never empty."""
-    words = [w.lower() for w in _words(override or title)][:6] or ["api"]
-    if words[-1] == "mcp":
-        words = words[:-1] or ["api"]
+# Words that say what kind of document it is, not which API: left out of a default project name.
+_FILLER = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "the",
+        "of",
+        "for",
+        "to",
+        "with",
+        "by",
+        "on",
+        "in",
+        "s",
+        "api",
+        "apis",
+        "rest",
+        "restful",
+        "http",
+        "https",
+        "json",
+        "openapi",
+        "swagger",
+        "spec",
+        "specs",
+        "specification",
+        "definition",
+        "definitions",
+        "description",
+        "documentation",
+        "docs",
+        "doc",
+        "reference",
+        "official",
+        "public",
+        "service",
+        "services",
+        "server",
+        "directory",
+        "interface",
+        "endpoint",
+        "endpoints",
+        "web",
+        "mcp",
+        "sdk",
+        "client",
+        "unofficial",
+        "odata",
+        "namespace",
+        "support",
+        "example",
+        "examples",
+    ]
+)
+_VERSION = re.compile(r"^v?\d+(?:[._]\d+)*$", re.IGNORECASE)  # v1, 2, 3_0: a version, not a name
+_HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+DEFAULT_NAME_MAX = 20  # characters of a default name's base: `github`, `train_travel`, `listen_podcast`
+
+
+def default_project_base(title: str, server_url: str = "") -> str:
+    """A short, readable name for an API: its title's meaningful words, else its server's host, else ``api``.
+
+    ``GitHub's official OpenAPI spec + Octokit`` gives ``github_octokit``; whole words are kept while
+    they fit in 20 characters. A title of filler only (``REST API``) falls back to the host of
+    ``https://api.example.com/v2`` (``example``).
+    """
+    # A run-together name too long to keep whole is split at its capitals: DataFactoryManagementClient.
+    words = [
+        part.lower()
+        for word in _words(_ascii(title))
+        for part in (_HUMPS.split(word) if len(word) > DEFAULT_NAME_MAX else [word])
+    ]
+    meaningful = [w for w in words if w not in _FILLER and not _VERSION.match(w)]
+    if not meaningful:
+        host = urlsplit(server_url).hostname or ""
+        labels = [label for label in host.split(".")[:-1] if label not in ("api", "www")]  # the TLD is not a name
+        meaningful = [w.lower() for label in labels for w in _words(label) if w.lower() not in _FILLER]
+    kept: list[str] = []
+    for word in meaningful:
+        if kept and len("_".join([*kept, word])) > DEFAULT_NAME_MAX:
+            break
+        kept.append(word[:DEFAULT_NAME_MAX])
+    return "_".join(kept) or "api"
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def project_names(title: str, override: str | None = None, server_url: str = "") -> ProjectNames:
+    """Package, distribution, command and variable prefix: from ``override`` as given, else a default name.
+
+    The default comes from :func:`default_project_base`; an override keeps all its words (at most
+    six), so a name recorded by an earlier run comes back unchanged.
+    """
+    if override:
+        words = [w.lower() for w in _words(override)][:6] or ["api"]
+        if words[-1] == "mcp":
+            words = words[:-1] or ["api"]
+    else:
+        words = default_project_base(title, server_url).split("_")
     if words[0][0].isdigit():
         words.insert(0, "api")
     base = "_".join(words)[:40].strip("_")
@@ -266,6 +364,15 @@ def project_names(title: str, override: str | None = None) -> ProjectNames:
     return ProjectNames(
         package=package, dist=package.replace("_", "-"), command=package.replace("_", "-"), env_prefix=base.upper()
     )
+
+
+def recorded_project_name(files: Iterable[str]) -> str | None:
+    """The name an earlier run gave its project, from the files it wrote (``src/<base>_mcp/tools.json``)."""
+    for path in sorted(files):
+        parts = path.split("/")
+        if len(parts) == 3 and parts[0] == "src" and parts[2] == "tools.json" and parts[1].endswith("_mcp"):
+            return parts[1].removesuffix("_mcp")
+    return None
 
 
 @dataclass(frozen=True, slots=True)
