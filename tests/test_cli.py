@@ -189,11 +189,6 @@ def test_lint_refuses_what_is_not_a_tool_list_and_names_gemini_rules(tmp_path: P
     assert code == 1 and "gemini names must be 1-64 characters of A-Z a-z 0-9 _ . -" in out
 
 
-def test_generate_from_a_url_says_how_to_fetch_it(tmp_path: Path) -> None:
-    code, _, err = run("generate", "https://example.com/openapi.json", "-o", str(tmp_path / "out"))
-    assert code == 1 and "https://example.com/openapi.json is a URL" in err and "curl" in err
-
-
 def test_a_damaged_lock_is_named_with_what_to_do(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert run("generate", str(PETSTORE), "-o", str(out))[0] == 0

@@ -21,6 +21,7 @@ from mcpforge.options.model import Options, ValidationLevel
 from mcpforge.project.files import RenderedFile, SharedParts, encode, encode_each, manifest_file
 from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import project_parts, render_project
+from mcpforge.runtime.contract import DATA_FILE, ToolsFile, parse_contract
 from mcpforge.targets.budget import Budget, budget_problems, measure
 from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.mcp import mcp_tools
@@ -210,6 +211,24 @@ def _manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[li
             strict_capable = sum(1 for tool in manifest if tool["function"]["strict"])
         files.append(manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifest)))
     return files, strict_capable
+
+
+def contract(options: Options) -> tuple[ToolsFile, tuple[Diagnostic, ...]]:
+    """The runtime's contract (the ``tools.json`` a generated package ships) and the run's diagnostics: ``serve``."""
+    diags = Diagnostics()
+    toolset = build(options, diags).toolset
+    check_strict(diags, options)
+    made = targets(toolset, options, diags)
+    parts = project_parts(
+        toolset,
+        diags.freeze(),
+        project_name=options.name,
+        dynamic=options.dynamic,
+        budget=made.budget,
+        encoded_tools=made.encoded_mcp,
+    )
+    data = next(f.data for f in parts.files if f.path.endswith(f"/{DATA_FILE}"))
+    return parse_contract(data), diags.freeze()
 
 
 def generate(options: Options, *, previous: Lock | None = None, progress: Progress = _quiet) -> GenerationResult:

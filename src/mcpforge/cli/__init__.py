@@ -24,6 +24,7 @@ __all__ = ["Fatal", "Group", "main", "run"]
 
 _COMMANDS = {
     "generate": "mcpforge.cli.generate",
+    "serve": "mcpforge.cli.serve",
     "validate": "mcpforge.cli.inspect",
     "lint": "mcpforge.cli.inspect",
     "budget": "mcpforge.cli.inspect",

@@ -25,11 +25,18 @@ def _split(values: Any) -> Any:
 
 def _flag(option: OptionInfo) -> Callable[[F], F]:
     flag = f"--{option.key}"
-    extra: dict[str, Any] = {"default": None, "help": option.help.replace("`", "'"), "show_default": False}
+    # The flag's own default is None ("not given": the configuration file may set it); help shows the real one.
+    shown = option.shown_default()
+    extra: dict[str, Any] = {
+        "default": None,
+        "help": option.help.replace("`", "'"),
+        "show_default": shown if shown != "required" else False,
+    }
+    # Paths are checked where they are read: a missing or wrong one is an input error (exit 1), not usage.
     if option.attribute == "spec":
-        return click.argument("spec", required=False, type=click.Path(path_type=Path, dir_okay=False))
+        return click.argument("spec", required=False, type=click.Path(path_type=Path))
     if option.attribute == "output":
-        return click.option("-o", flag, type=click.Path(path_type=Path, file_okay=False), **extra)
+        return click.option("-o", flag, type=click.Path(path_type=Path), **extra)
     if option.multiple:
         if option.kind is Path:
             return click.option(flag, multiple=True, metavar="FILE", type=click.Path(path_type=Path), **extra)
@@ -68,7 +75,7 @@ def config_option(func: F) -> F:
     return click.option(
         "--config",
         "config_path",
-        type=click.Path(path_type=Path, dir_okay=False),
+        type=click.Path(path_type=Path),
         help="Configuration file (default: ./mcpforge.toml, else [tool.mcpforge] in ./pyproject.toml).",
     )(func)
 

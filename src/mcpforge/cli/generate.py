@@ -46,7 +46,11 @@ def _summary_table(result: Any) -> str:
     return "\n".join("  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)) for line in (header, row))
 
 
-@click.command()
+@click.command(epilog="""\b
+Examples:
+  mcpforge generate openapi.yaml -o out/
+  mcpforge generate https://example.com/openapi.json -o out/ --include-tags pets
+  mcpforge generate --check          (spec and output from mcpforge.toml; exit 1 when out of date)""")
 @option_flags(generate=True)
 @config_option
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when OUTPUT is not what this run would write.")

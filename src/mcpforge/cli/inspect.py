@@ -23,7 +23,10 @@ __all__ = ["budget", "lint", "validate"]
 _FORMATS = ["auto", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini"]
 
 
-@click.command()
+@click.command(epilog="""\b
+Examples:
+  mcpforge validate openapi.yaml
+  mcpforge validate https://example.com/openapi.json --validate full --strict""")
 @option_flags()
 @config_option
 @click.option("-v", "--verbose", is_flag=True, help="Show every diagnostic, including notes.")
@@ -59,8 +62,11 @@ def _is_spec(data: Any) -> bool:
     return data is None or (isinstance(data, dict) and ("openapi" in data or "swagger" in data))
 
 
-@click.command()
-@click.argument("target", type=click.Path(path_type=Path, dir_okay=False))
+@click.command(epilog="""\b
+Examples:
+  mcpforge lint openapi.yaml --max-name-length 48
+  mcpforge lint out/manifests/openai-chat-strict.json""")
+@click.argument("target", type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "fmt",
@@ -126,8 +132,11 @@ def _has_name(tool: dict[str, Any]) -> bool:
     return isinstance(tool.get("name"), str) or (isinstance(function, dict) and isinstance(function.get("name"), str))
 
 
-@click.command()
-@click.argument("target", type=click.Path(path_type=Path, exists=True))
+@click.command(epilog="""\b
+Examples:
+  mcpforge budget openapi.yaml --include-tags issues --top 5
+  mcpforge budget out/ --json""")
+@click.argument("target", type=click.Path(path_type=Path))
 @click.option("--top", type=click.IntRange(0), default=15, show_default=True, help="Largest tools to show.")
 @click.option("--json", "as_json", is_flag=True, help="Every tool's bytes and tokens as JSON.")
 @option_flags(spec_argument=False)

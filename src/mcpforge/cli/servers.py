@@ -85,7 +85,10 @@ def _client_credentials(
     )
 
 
-@click.command()
+@click.command(epilog="""\b
+Examples:
+  mcpforge tools --stdio "petstore-mcp" --format openai-chat -o tools.json
+  mcpforge tools --http github=https://mcp.example.com/mcp -H 'github=Authorization: Bearer ...'""")
 @click.option("--stdio", "stdio", multiple=True, metavar="[NAME=]COMMAND", help="A server started as a command.")
 @click.option("--http", "http", multiple=True, metavar="[NAME=]URL", help="A streamable HTTP server endpoint.")
 @click.option(
@@ -104,8 +107,8 @@ def _client_credentials(
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="mcp", show_default=True)
 @click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
 @click.option("--max-name-length", type=click.IntRange(8, 128), default=64, show_default=True)
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
-@click.option("--mapping", type=click.Path(path_type=Path, dir_okay=False), help="Write exposed name -> server, tool.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="File (default: stdout).")
+@click.option("--mapping", type=click.Path(path_type=Path), help="Write exposed name -> server, tool.")
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0),
@@ -203,14 +206,17 @@ async def _cancel_on_signal(scope: Any, caught: list[int]) -> None:
             return
 
 
-@click.command()
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.command(epilog="""\b
+Examples:
+  mcpforge convert out/manifests/mcp-tools.json --to gemini -o gemini.json
+  mcpforge convert tools-list.json --to openai-responses --strict --mapping names.json""")
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--to", "fmt", type=click.Choice(FORMATS), required=True)
 @click.option("--strict", is_flag=True, help="OpenAI/Anthropic strict mode where a tool allows it.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="File (default: stdout).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="File (default: stdout).")
 @click.option(
     "--mapping",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Write {converted name: MCP name} for every renamed tool to this JSON file.",
 )
 def convert(file: Path, fmt: str, strict: bool, output: Path | None, mapping: Path | None) -> None:

@@ -1,4 +1,4 @@
-"""Read an OpenAPI document from disk (JSON or YAML) within bounded time and memory, overlays applied.
+"""Read an OpenAPI document from disk or an http(s) URL (JSON or YAML) within bounded time and memory, overlays applied.
 
 Bounds: file size, nesting depth and, for YAML, the size of the document once anchors are
 expanded (a "billion laughs" document is rejected before anything walks it).
@@ -24,7 +24,7 @@ from mcpforge.errors import SpecFormatError, SpecReadError
 from mcpforge.openapi.model import Dialect
 from mcpforge.openapi.refs import RefResolver
 
-__all__ = ["Document", "LoadLimits", "detect_dialect", "load_document", "parse_text"]
+__all__ = ["Document", "LoadLimits", "detect_dialect", "fetch", "load_document", "parse_text", "spec_url"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -229,18 +229,46 @@ def _beside(work: Callable[[bytes], object], data: bytes) -> Iterator[None]:
         thread.join()
 
 
+def fetch(url: str, limits: LoadLimits) -> bytes:
+    """The bytes at an ``http(s)`` URL, within the time and size limits; one-line errors naming the URL."""
+    import urllib.error  # noqa: PLC0415 - only for URLs; 25 ms of imports
+    import urllib.request  # noqa: PLC0415
+
+    accept = {"Accept": "application/json, application/yaml;q=0.9, */*;q=0.5"}
+    request = urllib.request.Request(url, headers=accept)  # noqa: S310 - spec_url and the resolver pass http(s) only
+    try:
+        with urllib.request.urlopen(request, timeout=limits.remote_timeout) as response:  # noqa: S310 - http(s) only
+            data: bytes = response.read(limits.max_bytes + 1)
+    except urllib.error.HTTPError as exc:
+        exc.close()  # it holds the response's connection
+        raise SpecReadError(f"cannot fetch {url}: HTTP {exc.code} {exc.reason}", hint="check the URL") from None
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "reason", None) or exc
+        raise SpecReadError(
+            f"cannot fetch {url}: {why}", hint=f"check the URL and the network (time limit {limits.remote_timeout:g} s)"
+        ) from None
+    if len(data) > limits.max_bytes:
+        raise SpecReadError(f"{url} is more than the limit of {limits.max_bytes:,} bytes")
+    return data
+
+
 def _url_reader(limits: LoadLimits) -> Any:
     def read_url(url: str) -> Any:
-        try:
-            import urllib.request  # noqa: PLC0415 - only for --allow-remote-refs; 25 ms of imports
-
-            with urllib.request.urlopen(url, timeout=limits.remote_timeout) as response:  # noqa: S310
-                data = response.read(limits.max_bytes + 1)
-        except OSError as exc:
-            raise SpecReadError(f"cannot fetch {url}: {exc}") from None
-        return parse_text(data, name=url, limits=limits)
+        return parse_text(fetch(url, limits), name=url, limits=limits)
 
     return read_url
+
+
+def spec_url(path: Path | str) -> str | None:
+    """The ``http(s)`` URL a spec argument names (a :class:`Path` collapses its ``//``), else None."""
+    text = str(path)
+    match = _URL.match(text)
+    if match is None or (isinstance(path, Path) and path.exists()):
+        return None
+    url = _URL.sub(lambda m: m.group(1) + "://", text, count=1)
+    if match.group(1).lower() not in ("http", "https"):
+        raise SpecReadError(f"{url}: only http and https URLs can be read", hint="pass a local file or an http(s) URL")
+    return url
 
 
 def _with_overlays(
@@ -268,26 +296,24 @@ def load_document(
     overlays: Sequence[Path] = (),
     diags: Diagnostics | None = None,
 ) -> Document:
-    """Read and parse a spec file, apply ``overlays`` (in order), and prepare lazy ``$ref`` resolution.
+    """Read and parse a spec (a file or an ``http(s)`` URL), apply ``overlays``, and prepare ``$ref`` resolution.
+
+    A document read from a URL resolves its relative references against that URL: remote documents,
+    fetched only with ``allow_remote_refs``.
 
     Overlay problems that do not stop the run (an action that matches nothing) go to ``diags``.
     """
-    if _URL.match(str(path)) and not path.exists():
-        url = _URL.sub(lambda m: m.group(1) + "://", str(path), count=1)  # a Path collapses '//'
-        raise SpecReadError(
-            f"{url} is a URL: mcpforge reads local files",
-            hint="fetch it first (for example `curl -fsSLo openapi.json URL`) and pass the file; "
-            "add --allow-remote-refs if it has remote $refs",
-        )
     limits = limits or LoadLimits()
-    data = _read_bytes(path, limits)
+    url = spec_url(path)
+    name = (url.rstrip("/").rsplit("/", 1)[-1] or url) if url else path.name
+    data = fetch(url, limits) if url else _read_bytes(path, limits)
     digest = hashlib.sha256()
     with _beside(digest.update, data):  # hashing releases the GIL: it runs on the other core meanwhile
-        root = parse_text(data, name=path.name, limits=limits)
+        root = parse_text(data, name=name, limits=limits)
     applied: list[tuple[str, str]] = []
     if overlays:
         root, applied = _with_overlays(root, overlays, limits, diags if diags is not None else Diagnostics(), digest)
-    dialect, version, known = detect_dialect(root, name=path.name)
+    dialect, version, known = detect_dialect(root, name=name)
 
     def read_file(file: str) -> Any:
         file_path = Path(file)
@@ -296,7 +322,8 @@ def load_document(
     self_uri = root.get("$self") if dialect is Dialect.OPENAPI_32 and isinstance(root.get("$self"), str) else None
     resolver = RefResolver(
         root,
-        root_dir=path.parent,
+        root_dir=None if url else path.parent,
+        root_url=url,
         read_file=read_file,
         read_url=_url_reader(limits) if allow_remote_refs else None,
         self_uri=self_uri,
@@ -307,7 +334,7 @@ def load_document(
         openapi_version=version,
         known_version=known,
         resolver=resolver,
-        source_name=path.name,
+        source_name=name,
         raw_bytes=data,
         digest=digest.hexdigest(),
         overlays=tuple(applied),

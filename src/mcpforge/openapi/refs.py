@@ -67,12 +67,15 @@ class RefResolver:
         read_file: DocumentReader,
         read_url: DocumentReader | None = None,
         self_uri: str | None = None,
+        root_url: str | None = None,
     ) -> None:
         self._documents: dict[str, Any] = {ROOT_URI: root}
         # OpenAPI 3.2's $self: the root document's own URI, the base of its relative references. A
         # reference into the same folder tree is the local file there (how a multi-file description
         # published at one URL is read from a checkout); anything else stays remote.
         self._self = urldefrag(self_uri)[0] if self_uri and "://" in self_uri else None
+        # Where the root was fetched from (a spec given as a URL): its relative references are remote.
+        self._root_url = root_url
         self._root_dir = root_dir.resolve() if root_dir is not None else None
         self._read_file = read_file
         self._read_url = read_url
@@ -133,6 +136,8 @@ class RefResolver:
         return self._document_uri(location, base_doc, where=where), pointer
 
     def _document_uri(self, location: str, base_doc: str, *, where: str) -> str:
+        if self._root_url is not None and base_doc == ROOT_URI:
+            base_doc = self._root_url
         if self._self is not None and not base_doc.startswith(("http://", "https://")):
             base = urljoin(self._self, base_doc) if base_doc else self._self
             absolute = urldefrag(urljoin(base, location))[0]
@@ -147,6 +152,8 @@ class RefResolver:
         is_remote_base = base_doc.startswith(("http://", "https://"))
         if location.startswith(("http://", "https://")) or is_remote_base:
             url = urljoin(base_doc, location) if is_remote_base else location
+            if url == self._root_url:
+                return ROOT_URI
             if self._read_url is None:
                 raise RefError(
                     f"remote $ref {url!r} refused",

@@ -54,7 +54,10 @@ class Options:
 
     spec: Path | None = field(
         default=None,
-        metadata=_about("OpenAPI document (JSON or YAML; Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2).", shown="required"),
+        metadata=_about(
+            "OpenAPI document: a file or an http(s) URL (JSON or YAML; Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2).",
+            shown="required",
+        ),
     )
     output: Path | None = field(
         default=None,

@@ -1,0 +1,126 @@
+"""``mcpforge serve SPEC``: the server ``generate`` would write, run from the document, driven by the MCP SDK client."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from click.testing import CliRunner
+from mcp import ClientSession, StdioServerParameters, stdio_client, types
+from mcp.client.streamable_http import streamable_http_client
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from conftest import FIXTURES
+from helpers import free_port, serve
+from mcpforge.cli import main
+
+PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
+SEEN: list[dict[str, Any]] = []
+
+
+async def _pets(request: Request) -> JSONResponse:
+    SEEN.append({"path": request.url.path, "query": dict(request.query_params)})
+    return JSONResponse([{"id": 1, "name": "Rex"}])
+
+
+UPSTREAM = Starlette(routes=[Route("/v1/pets", _pets)])
+
+
+def _generated_tools(tmp_path: Path, *extra: str) -> list[dict[str, Any]]:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["generate", str(PETSTORE), "-o", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    tools: list[dict[str, Any]] = json.loads((out / "manifests" / "mcp-tools.json").read_text())
+    return tools
+
+
+def _listed(tools: list[types.Tool]) -> list[dict[str, Any]]:
+    return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
+
+
+def test_serve_lists_what_generate_writes_and_calls_the_api_over_stdio(tmp_path: Path) -> None:
+    expected = _generated_tools(tmp_path, "--exclude-operations", "deletePet")
+    with serve(UPSTREAM) as upstream:
+        env = {**os.environ, "PETSTORE_BASE_URL": f"{upstream}/v1"}
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "mcpforge", "serve", str(PETSTORE), "--exclude-operations", "deletePet"],
+            env=env,
+        )
+
+        async def scenario() -> None:
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                assert listed.next_cursor is None
+                got = _listed(listed.tools)
+                assert [t["name"] for t in got] == [t["name"] for t in expected]
+                for mine, theirs in zip(got, expected, strict=True):
+                    assert mine["inputSchema"] == theirs["inputSchema"], mine["name"]
+                    assert mine.get("description") == theirs.get("description")
+                result = await session.call_tool("listPets", {"limit": 3, "status": ["available", "sold"]})
+                assert not result.is_error, result.content
+                assert result.structured_content == {"result": [{"id": 1, "name": "Rex"}]}
+
+        anyio.run(scenario)
+    assert SEEN[-1] == {"path": "/v1/pets", "query": {"limit": "3", "status": "available,sold"}}
+
+
+def test_serve_over_http_takes_the_servers_own_options_after_the_double_dash(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "PETSTORE_BASE_URL": "http://127.0.0.1:9/v1"}
+    args = [sys.executable, "-m", "mcpforge", "serve", str(PETSTORE), "--include-tags", "pets"]
+    server = subprocess.Popen(
+        [*args, "--", "--transport", "http", "--port", str(port), "--stateless"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline()
+        deadline = time.monotonic() + 30
+        while "serving MCP at" not in line and time.monotonic() < deadline and line:
+            line = server.stderr.readline()
+        assert f"petstore-mcp: serving MCP at http://127.0.0.1:{port}/mcp" in line
+
+        async def scenario() -> list[str]:
+            url = f"http://127.0.0.1:{port}/mcp"
+            async with streamable_http_client(url) as (read, write, *_), ClientSession(read, write) as session:
+                await session.initialize()
+                return [t.name for t in (await session.list_tools()).tools]
+
+        names = anyio.run(scenario)
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=30)
+    assert names == [t["name"] for t in _generated_tools(tmp_path, "--include-tags", "pets")]
+    assert out == ""  # nothing but the protocol would ever go to stdout
+
+
+def test_serve_passes_help_through_and_refuses_a_bad_server_option() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpforge", "serve", str(PETSTORE), "--", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and "PETSTORE_BASE_URL" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "mcpforge", "serve", str(PETSTORE), "--", "--transport", "carrier-pigeon"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "carrier-pigeon" in bad.stderr and "Traceback" not in bad.stderr
