@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from click.testing import CliRunner
 from conftest import ROOT
 from mcpforge.cli import main
 from mcpforge.options.model import OPTIONS, options_table
+from mcpforge.project.reference import settings_table
 
 SPEC = """
 openapi: 3.0.3
@@ -117,11 +120,27 @@ def test_unknown_override_and_invalid_x_mcp_are_warnings(tmp_path: Path) -> None
     assert "removeAnimal" in tool_names(tmp_path / "o")
 
 
-def test_readme_documents_every_option_in_one_table() -> None:
+def test_the_configuration_reference_is_the_options_model() -> None:
+    reference = (ROOT / "docs" / "configuration.md").read_text()
+    assert options_table() in reference, "docs/configuration.md is stale: paste mcpforge.options.model.options_table()"
+    assert all(f"`{option.key}`" in reference for option in OPTIONS if option.key != "overrides")
+    assert '`[overrides."<operationId or METHOD /path>"]`' in reference
+
+
+def test_the_server_settings_reference_is_the_settings_table() -> None:
+    reference = (ROOT / "docs" / "server.md").read_text()
+    assert settings_table() in reference, "docs/server.md is stale: paste mcpforge.project.reference.settings_table()"
+    assert "`<PREFIX>_BASE_URL`" in reference and "`--transport`" in reference
+
+
+def test_the_readme_is_a_front_door_whose_links_resolve() -> None:
     readme = (ROOT / "README.md").read_text()
-    assert options_table() in readme, "README options table is stale: paste mcpforge.options.options_table()"
-    assert all(f"`{option.key}`" in readme for option in OPTIONS if option.key != "overrides")
-    assert '`[overrides."<operationId or METHOD /path>"]`' in readme
+    assert len(readme.splitlines()) <= 300
+    for page in ("configuration", "server", "deployment", "benchmarks", "architecture", "contributing", "cli"):
+        assert f"docs/{page}.md" in readme
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme):
+        if "://" not in target:
+            assert (ROOT / target).exists(), target
 
 
 def test_every_option_is_a_flag_of_every_command_that_reads_a_spec() -> None:

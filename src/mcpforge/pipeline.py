@@ -22,6 +22,7 @@ from mcpforge.project.files import RenderedFile, SharedParts, encode, encode_eac
 from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import project_parts, render_project
 from mcpforge.runtime.contract import DATA_FILE, ToolsFile, parse_contract
+from mcpforge.targets import MANIFESTS
 from mcpforge.targets.budget import Budget, budget_problems, measure
 from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.mcp import mcp_tools
@@ -202,11 +203,15 @@ def targets(toolset: ToolSet, options: Options, diags: Diagnostics) -> Targets:
 
 def _manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
     """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests."""
-    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. The
-    # four OpenAI manifests share each tool's parameters (two forms: plain, strict): encoded once.
-    shared = SharedParts()
+    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. Chat
+    # and Responses share each tool's parameters (one form plain, one strict): encoded once per form,
+    # and a form's encodings go once its two manifests are written.
+    strict_of = {m.name: m.strict for m in MANIFESTS}
+    shared, sharing = SharedParts(), False
     files, strict_capable = [], 0
     for name, manifest in provider_manifests(tools, diags):
+        if strict_of[name] != sharing:
+            shared, sharing = SharedParts(), strict_of[name]
         if name == "openai-chat-strict":
             strict_capable = sum(1 for tool in manifest if tool["function"]["strict"])
         files.append(manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifest)))

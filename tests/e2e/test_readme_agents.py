@@ -1,4 +1,4 @@
-"""The README's agent loops run as written: the real OpenAI and Anthropic SDKs, pointed at a local
+"""The agent loops of docs/agents.md run as written: the real OpenAI and Anthropic SDKs, pointed at a local
 stand-in for the model API, the generated petstore package, and Prism as the pet store."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ TOKEN = "readme-loop-token"
 
 
 def readme_block(marker: str) -> str:
-    blocks: list[str] = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.DOTALL)
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "agents.md").read_text(), flags=re.DOTALL)
     return next(block for block in blocks if marker in block)
 
 
@@ -105,4 +105,4 @@ def test_readme_agent_loop_runs(petstore: Project, petstore_prism: str, marker: 
         )
     assert done.returncode == 0, done.stderr[-2000:]
     assert re.fullmatch(r"Got \d+ pets\.\n", done.stdout), done.stdout
-    assert len(model.requests) == 2 and model.requests[0]["tools"]  # the README passes the tool list
+    assert len(model.requests) == 2 and model.requests[0]["tools"]  # the loop passes the tool list
