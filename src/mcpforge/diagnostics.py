@@ -125,3 +125,13 @@ class Diagnostics:
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:
     """All diagnostics, one line each (the CLI and the golden files use this)."""
     return "".join(d.render() + "\n" for d in diagnostics)
+
+
+def strict_failure(diagnostics: Iterable[Diagnostic]) -> tuple[str, str | None] | None:
+    """Under ``--strict``: the first warning's message (with the number of the others) and location, if any."""
+    problems = [d for d in diagnostics if d.severity is not Severity.INFO]
+    if not problems:
+        return None
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+    return f"{first.message}{more}", " ".join(filter(None, [first.operation, first.pointer])) or None

@@ -10,25 +10,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
-from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
+from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, strict_failure
 from mcpforge.errors import SpecValidationError
 from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
-from mcpforge.openapi.validate import basic_problems, full_problems, unresolved_refs
-from mcpforge.options.model import Options, ValidationLevel
-from mcpforge.project.files import RenderedFile, SharedParts, encode, encode_each, manifest_file
+from mcpforge.openapi.validate import unresolved_refs, validate_document
+from mcpforge.options.model import Options
+from mcpforge.project.files import RenderedFile, encode_each, manifest_file
 from mcpforge.project.lock import Lock, lock_file
-from mcpforge.project.project import project_parts, render_project
+from mcpforge.project.project import manifest_files, project_parts, render_project
 from mcpforge.runtime.contract import DATA_FILE, ToolsFile, parse_contract
-from mcpforge.targets import MANIFESTS
 from mcpforge.targets.budget import Budget, budget_problems, measure
-from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.mcp import mcp_tools
-from mcpforge.targets.openai import with_parameters
-from mcpforge.text.names import project_names, recorded_project_name
 from mcpforge.tools.build import build_tools
+from mcpforge.tools.checks import toolset_problems
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
 
@@ -102,50 +98,19 @@ class GenerationResult:
         return len({d.operation or d.pointer for d in self.diagnostics if d.effect is Effect.DEGRADED})
 
 
-def _validate(document: Document, options: Options, diags: Diagnostics, *, every_ref: bool) -> None:
-    if every_ref:  # `validate` lists broken references even where no tool uses them
-        diags.extend(unresolved_refs(document))
-    if options.validate is ValidationLevel.NONE:
-        return
-    diags.extend(basic_problems(document))
-    if options.validate is ValidationLevel.FULL and options.spec is not None:
-        diags.extend(full_problems(document, options.spec, allow_remote_refs=options.allow_remote_refs))
-
-
 def check_strict(diags: Diagnostics, options: Options) -> None:
     """Under ``--strict``, the first warning (of any stage) is fatal, with the number of the others."""
-    if not options.strict:
-        return
-    problems = [d for d in diags.freeze() if d.severity is not Severity.INFO]
-    if problems:
-        first = problems[0]
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        where = " ".join(filter(None, [first.operation, first.pointer])) or None
+    failure = strict_failure(diags.freeze()) if options.strict else None
+    if failure is not None:
+        message, where = failure
         raise SpecValidationError(
-            f"{first.message}{more}",
-            location=where,
-            hint="fix the document, or drop --strict to generate with warnings",
+            message, location=where, hint="fix the document, or drop --strict to generate with warnings"
         )
 
 
-def project_name(options: Options, previous: Lock | None) -> str | None:
-    """The name option, else the name an earlier run gave the output (a default name never changes under it)."""
-    return options.name or (recorded_project_name(previous.files) if previous else None)
-
-
-def _check_servers(toolset: ToolSet, name: str | None, diags: Diagnostics) -> None:
-    """Warn when the server will need its base URL from the environment."""
-    url = toolset.api.server_url
-    parts = urlsplit(url)
-    if parts.scheme in ("http", "https") and parts.netloc:
-        return
-    prefix = project_names(toolset.api.title, name, url).env_prefix
-    found = f"only the relative server URL {url!r}" if url else "no server URL"
-    diags.warn(
-        "no-server-url",
-        f"the document gives {found}: the generated server starts only with {prefix}_BASE_URL set",
-        pointer="/servers",
-    )
+def _project_name(options: Options, previous: Lock | None) -> str | None:
+    # The name option, else the one an earlier run gave the output: a default name never changes under it.
+    return options.name or (previous.project_name if previous else None)
 
 
 def build(
@@ -175,19 +140,14 @@ def build(
             pointer="/openapi",
         )
     progress("validating")
-    _validate(document, options, diags, every_ref=every_ref)
+    if every_ref:  # `validate` lists broken references even where no tool uses them
+        diags.extend(unresolved_refs(document))
+    validate_document(document, options.validate, diags, allow_remote_refs=options.allow_remote_refs)
     progress("parsing")
     api = parse_api(document, diags, options)
     progress("building tools")
     toolset = build_tools(api, options, diags, reserved=previous.names if previous else None)
-    if not toolset.tools and toolset.excluded:
-        diags.warn(
-            "no-tools",
-            f"all {len(toolset.excluded)} operations were excluded (deprecated, filtered or x-mcp): "
-            "the server has no tools; see include-deprecated and the selection options",
-            pointer="/paths",
-        )
-    _check_servers(toolset, project_name(options, previous), diags)
+    toolset_problems(toolset, _project_name(options, previous), diags)
     return Built(document, toolset, document.digest)
 
 
@@ -199,23 +159,6 @@ def targets(toolset: ToolSet, options: Options, diags: Diagnostics) -> Targets:
     for code, message in budget_problems(budget, options):
         diags.warn(code, message)
     return Targets(tools, encoded, budget)
-
-
-def _manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
-    """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests."""
-    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. Chat
-    # and Responses share each tool's parameters (one form plain, one strict): encoded once per form,
-    # and a form's encodings go once its two manifests are written.
-    strict_of = {m.name: m.strict for m in MANIFESTS}
-    shared, sharing = SharedParts(), False
-    files, strict_capable = [], 0
-    for name, manifest in provider_manifests(tools, diags):
-        if strict_of[name] != sharing:
-            shared, sharing = SharedParts(), strict_of[name]
-        if name == "openai-chat-strict":
-            strict_capable = sum(1 for tool in manifest if tool["function"]["strict"])
-        files.append(manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifest)))
-    return files, strict_capable
 
 
 def contract(options: Options) -> tuple[ToolsFile, tuple[Diagnostic, ...]]:
@@ -249,15 +192,15 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
     project = project_parts(
         toolset,
         diags.freeze(),  # what the project lists (skipped operations) is known before the manifests
-        project_name=project_name(options, previous),
+        project_name=_project_name(options, previous),
         dynamic=options.dynamic,
         budget=made.budget,
         encoded_tools=made.encoded_mcp,
     )
     files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
     progress("provider manifests")
-    manifest_files, strict_capable = _manifest_files(made.mcp, diags)
-    files += manifest_files
+    manifests, strict_capable = manifest_files(made.mcp, diags)
+    files += manifests
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(
         lock_file(

@@ -30,6 +30,16 @@ from mcpforge.openapi.model import Dialect, SchemaDefs
 from mcpforge.openapi.refs import RefResolver, Resolved, join_pointer
 from mcpforge.runtime.defs import REF_PREFIX
 from mcpforge.schema import JsonSchema
+from mcpforge.schema.keywords import (
+    ANNOTATIONS,
+    ANY_VALUE_KEYWORDS,
+    NUMBER_KEYWORDS,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+    SINGLE_SUBSCHEMA,
+    STRING_KEYWORDS,
+    SUBSCHEMA_KEYS,
+)
 from mcpforge.text.names import definition_name
 from mcpforge.text.prose import clean
 
@@ -44,36 +54,6 @@ class Direction(StrEnum):
 
 
 _HIDDEN_FLAG = {Direction.REQUEST: "readOnly", Direction.RESPONSE: "writeOnly"}
-_SINGLE_SUBSCHEMA = (
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-)
-_SCHEMA_MAPS = ("patternProperties", "dependentSchemas")
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_NUMBERS = (
-    "minimum",
-    "maximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "minContains",
-    "maxContains",
-)
-_STRINGS = ("title", "description", "pattern", "format", "contentEncoding", "contentMediaType")
-_ANYTHING = ("default", "const")
-_ANNOTATIONS = ("title", "description", "default", "examples", "deprecated")
-_SUBSCHEMA_KEYS = frozenset(("properties", "items", *_SINGLE_SUBSCHEMA, *_SCHEMA_MAPS, *_SCHEMA_LISTS))
 _CANONICAL_PARENTS = (("components", "schemas"), ("definitions",))
 
 
@@ -277,7 +257,7 @@ class SchemaConverter:
         nested = depth + 1
         for key, value in node.items():
             # Pointers are only built for subschemas: most keys are plain keywords.
-            at = join_pointer(pointer, key) if key in _SUBSCHEMA_KEYS else pointer
+            at = join_pointer(pointer, key) if key in SUBSCHEMA_KEYS else pointer
             if key == "type":
                 converted_type = self._type(value, out)
                 if converted_type is not None:
@@ -300,15 +280,15 @@ class SchemaConverter:
                     out["items"] = self._convert(value, doc, at, direction, nested)
             elif key == "additionalProperties" and isinstance(value, bool):
                 out[key] = value  # a boolean is valid here in every dialect, 3.0 included
-            elif key in _SINGLE_SUBSCHEMA:
+            elif key in SINGLE_SUBSCHEMA:
                 if isinstance(value, (dict, bool)):
                     out[key] = self._convert(value, doc, at, direction, nested)
-            elif key in _SCHEMA_MAPS:
+            elif key in SCHEMA_MAPS:
                 if isinstance(value, dict):
                     out[key] = {
                         k: self._convert(v, doc, join_pointer(at, k), direction, nested) for k, v in value.items()
                     }
-            elif key in _SCHEMA_LISTS:
+            elif key in SCHEMA_LISTS:
                 if isinstance(value, list) and value:
                     out[key] = [
                         self._convert(s, doc, join_pointer(at, i), direction, nested) for i, s in enumerate(value)
@@ -319,10 +299,10 @@ class SchemaConverter:
                 exclusive = node.get("exclusiveMinimum" if key == "minimum" else "exclusiveMaximum")
                 if _is_number(value) and exclusive is not True:
                     out[key] = value
-            elif key in _NUMBERS:
+            elif key in NUMBER_KEYWORDS:
                 if _is_number(value):
                     out[key] = value
-            elif key in _STRINGS:
+            elif key in STRING_KEYWORDS:
                 if isinstance(value, str):
                     out[key] = clean(value, self._description_max) if key == "description" else value
                     if key == "format" and value == "byte":
@@ -333,7 +313,7 @@ class SchemaConverter:
             elif key == "enum":
                 if isinstance(value, list):
                     out["enum"] = list(value)
-            elif key in _ANYTHING:
+            elif key in ANY_VALUE_KEYWORDS:
                 out[key] = value
             elif key == "example":
                 if "examples" not in node:
@@ -391,8 +371,8 @@ class SchemaConverter:
             if "null" not in kind:
                 out["type"] = [*kind, "null"]
         elif any(k in out for k in ("allOf", "anyOf", "oneOf", "$ref")):
-            inner = {k: v for k, v in out.items() if k not in _ANNOTATIONS}
-            outer = {k: v for k, v in out.items() if k in _ANNOTATIONS}
+            inner = {k: v for k, v in out.items() if k not in ANNOTATIONS}
+            outer = {k: v for k, v in out.items() if k in ANNOTATIONS}
             return {**outer, "anyOf": [inner, {"type": "null"}]}
         elif "enum" not in out and "const" not in out:
             return out  # no type: already accepts null

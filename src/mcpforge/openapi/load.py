@@ -50,6 +50,7 @@ class Document:
     digest: str = ""  # sha256 of the document and its overlays, in order (the lock file records it)
     known_version: bool = True  # False: a later OpenAPI version, read as the latest one mcpforge knows
     overlays: tuple[tuple[str, str], ...] = ()  # (file name, sha256) of each overlay applied
+    base_uri: str = ""  # where the document was read from: its URL, or its file's URI
 
 
 @cache
@@ -338,4 +339,5 @@ def load_document(
         raw_bytes=data,
         digest=digest.hexdigest(),
         overlays=tuple(applied),
+        base_uri=url or path.resolve().as_uri(),
     )

@@ -7,16 +7,16 @@ warnings (default: real documents are often slightly invalid) or fatal (``--stri
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
-from mcpforge.diagnostics import Diagnostic, Effect, Severity
+from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, Severity
 from mcpforge.errors import RefError
 from mcpforge.openapi.load import Document
 from mcpforge.openapi.model import Dialect
 from mcpforge.openapi.parse import item_operations
 from mcpforge.openapi.refs import join_pointer
-from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
+from mcpforge.options.model import ValidationLevel
+from mcpforge.schema.keywords import DATA_KEYWORDS, NAME_MAPS
 
 __all__ = ["basic_problems", "full_problems", "unresolved_refs"]
 
@@ -179,7 +179,7 @@ def _remote_refs(node: Any) -> bool:
     return False
 
 
-def full_problems(document: Document, spec_path: Path, *, allow_remote_refs: bool) -> list[Diagnostic]:
+def full_problems(document: Document, *, allow_remote_refs: bool) -> list[Diagnostic]:
     """Every problem openapi-spec-validator finds (slow on large documents)."""
     if not allow_remote_refs and _remote_refs(document.root):
         return [
@@ -196,7 +196,7 @@ def full_problems(document: Document, spec_path: Path, *, allow_remote_refs: boo
         cls = get_validator_cls(document.root)
     except Exception:  # noqa: BLE001 - the validator raises various types for unknown versions
         return [_problem("validation-skipped", "openapi-spec-validator does not know this version", "/")]
-    schema_path = SchemaPath.from_dict(dict(document.root), base_uri=spec_path.resolve().as_uri())
+    schema_path = SchemaPath.from_dict(dict(document.root), base_uri=document.base_uri)
     problems = []
     for error in cls(schema_path).iter_errors():
         pointer = (
@@ -206,3 +206,14 @@ def full_problems(document: Document, spec_path: Path, *, allow_remote_refs: boo
         message = str(getattr(error, "message", error)).splitlines()[0]
         problems.append(_problem("invalid-spec", message[:300], pointer))
     return problems
+
+
+def validate_document(
+    document: Document, level: ValidationLevel, diags: Diagnostics, *, allow_remote_refs: bool
+) -> None:
+    """The problems ``level`` asks for: none, the fast structural check, or openapi-spec-validator's too."""
+    if level is ValidationLevel.NONE:
+        return
+    diags.extend(basic_problems(document))
+    if level is ValidationLevel.FULL:
+        diags.extend(full_problems(document, allow_remote_refs=allow_remote_refs))

@@ -17,6 +17,7 @@ from typing import Any
 from mcpforge import __version__
 from mcpforge.errors import OutputError
 from mcpforge.project.files import RenderedFile, json_file
+from mcpforge.text.names import recorded_project_name
 
 __all__ = ["LOCK_FILE", "Lock", "lock_file", "read_lock"]
 
@@ -30,6 +31,11 @@ class Lock:
     names: Mapping[str, str]  # METHOD /path -> tool name
     files: frozenset[str]
     raw: Mapping[str, Any]
+
+    @property
+    def project_name(self) -> str | None:
+        """The name the recorded run gave the project (kept, so that a default name never changes under it)."""
+        return recorded_project_name(self.files)
 
 
 def lock_file(

@@ -17,19 +17,22 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from mcpforge.diagnostics import Diagnostic, Effect
+from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect
 from mcpforge.project import PACKAGE_DIR
 from mcpforge.project.escape import comment
-from mcpforge.project.files import RenderedFile, dump_compact
+from mcpforge.project.files import RenderedFile, SharedParts, dump_compact, encode, manifest_file
 from mcpforge.runtime.contract import ServerConfig, ToolsFile
 from mcpforge.runtime.settings import documented, per_user_headers
 from mcpforge.runtime.tokens import estimate_tokens
+from mcpforge.targets import MANIFESTS
 from mcpforge.targets.budget import Budget
+from mcpforge.targets.manifests import provider_manifests
+from mcpforge.targets.openai import with_parameters
 from mcpforge.targets.runtime import runtime_contract
 from mcpforge.text.names import project_names
 from mcpforge.tools.model import ToolSet
 
-__all__ = ["ProjectParts", "project_parts", "render_project", "runtime_files", "runtime_sources"]
+__all__ = ["ProjectParts", "manifest_files", "project_parts", "render_project", "runtime_files", "runtime_sources"]
 
 
 def _toolsets(budget: Budget) -> list[dict[str, Any]]:
@@ -163,3 +166,20 @@ def render_project(parts: ProjectParts) -> list[RenderedFile]:
 def _absolute(url: str) -> bool:
     parts = urlsplit(url)
     return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
+    """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests."""
+    # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. Chat
+    # and Responses share each tool's parameters (one form plain, one strict): encoded once per form,
+    # and a form's encodings go once its two manifests are written.
+    strict_of = {m.name: m.strict for m in MANIFESTS}
+    shared, sharing = SharedParts(), False
+    files, strict_capable = [], 0
+    for name, manifest in provider_manifests(tools, diags):
+        if strict_of[name] != sharing:
+            shared, sharing = SharedParts(), strict_of[name]
+        if name == "openai-chat-strict":
+            strict_capable = sum(1 for tool in manifest if tool["function"]["strict"])
+        files.append(manifest_file(f"manifests/{name}.json", (encode(with_parameters(t, shared)) for t in manifest)))
+    return files, strict_capable

@@ -21,13 +21,13 @@ from typing import Any
 import orjson
 
 from mcpforge.runtime.defs import ref_name
-from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS, JsonSchema
+from mcpforge.schema import JsonSchema
+from mcpforge.schema.keywords import ANNOTATIONS, DATA_KEYWORDS, NAME_MAPS
 from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["Bundled", "DefinitionIndex", "bundle", "referenced_names"]
 
 # Siblings of a $ref that only annotate: a reference carrying only these can still be inlined.
-ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated"})
 _SMALL = 48  # a definition this short (as JSON) costs less inline than as a reference
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.runtime.defs import REF_PREFIX
-from mcpforge.schema import NAME_MAPS
+from mcpforge.schema.keywords import NAME_MAPS
 from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["Converted", "gemini_declaration", "gemini_schema"]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
+from mcpforge.schema.keywords import DATA_KEYWORDS, NAME_MAPS, SCHEMA_LISTS
 from mcpforge.targets import MANIFESTS, Format
 from mcpforge.targets.openai_strict import ALLOWED_FORMATS, STRICT_KEYWORDS, has_lookaround
 from mcpforge.text.names import NAME_RULES, PORTABLE_NAME_RULE
@@ -117,7 +117,7 @@ def _children(node: dict[str, Any], where: _Where | str) -> list[tuple[dict[str,
                 children.extend((sub, _Where(where, key, name)) for name, sub in value.items() if isinstance(sub, dict))
             else:
                 children.append((value, _Where(where, key)))
-        elif isinstance(value, list) and key in _COMBINATORS:
+        elif isinstance(value, list) and key in SCHEMA_LISTS:
             children.extend((sub, _Where(where, key, i)) for i, sub in enumerate(value) if isinstance(sub, dict))
     return children
 
@@ -139,9 +139,6 @@ def _lint_tree(
     if ok:
         clean.add(id(node))
     return ok
-
-
-_COMBINATORS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 
 
 def _tools(data: Any, fmt: ManifestFormat) -> list[tuple[str | None, str, Any, bool, str]]:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from mcpforge.schema import DATA_KEYWORDS, NAME_MAPS
+from mcpforge.schema.keywords import DATA_KEYWORDS, NAME_MAPS
 from mcpforge.schema.memo import IdentityMemo
 from mcpforge.targets.openai_strict import NotStrict, Strictified, has_lookaround, strict_schema
 from mcpforge.targets.roots import fold_root
