@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
@@ -42,6 +43,7 @@ from .results import Response, Shaping, body_schema, error_result, response_resu
 from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
 from .tokens import BYTES_PER_TOKEN
+from .transport import PooledTransport
 
 __all__ = ["Api", "drop_injected_nulls", "http_client", "retry_after"]
 
@@ -85,10 +87,13 @@ def _path_pattern(template: str) -> re.Pattern[str]:
 def http_client(settings: Settings) -> httpx.AsyncClient:
     """The HTTP client for the API: the configured timeout, and redirects not followed.
 
-    A redirect could carry an API key header to another host, so it comes back as a result.
+    A redirect could carry an API key header to another host, so it comes back as a result. Cookies
+    the API sets are not kept (the client is shared by every caller); a cookie parameter is sent per call.
     """
     timeout = httpx.Timeout(settings.timeout, connect=min(10.0, settings.timeout))
-    return httpx.AsyncClient(timeout=timeout, follow_redirects=False)
+    # One client serves every caller: a cookie one caller's call was given must never go with another's.
+    no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+    return httpx.AsyncClient(timeout=timeout, follow_redirects=False, transport=PooledTransport(), cookies=no_cookies)
 
 
 def _allows_null(schema: Any, defs: Mapping[str, Any]) -> bool:
