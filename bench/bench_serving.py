@@ -12,7 +12,8 @@ sessions; each session first makes one call, and all of them then call one tool 
 SECONDS, starting together. The client does not check results against the tools' output schemas
 (that is the client's work, not the server's, and it would make every session list every tool
 first). Reported per server, mode and number of sessions: calls/s, p50 and p99 latency, errors
-(there must be none), the server's CPU time per call and its peak RSS.
+(there must be none), the server's CPU time per call and its peak RSS; and per server and mode,
+the time a call adds over the upstream's own, one call at a time (raw JSON-RPC, no client library).
 
 The tool is the operation ``--operation`` (default: GitHub's ``users/get-by-username``, else the
 document's first GET operation whose required parameters are all in the path or query), called
@@ -237,6 +238,18 @@ def choose_operation(spec: dict[str, Any], wanted: str | None) -> tuple[str, dic
     raise SystemExit(f"no usable GET operation {wanted or ''} in the document")
 
 
+def operation_path(spec: dict[str, Any], operation_id: str, arguments: dict[str, Any]) -> str:
+    """The operation's path with its path arguments filled in (the request the upstream answers directly)."""
+    for path, item in spec.get("paths", {}).items():
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("get"), dict)
+            and item["get"].get("operationId") == operation_id
+        ):
+            return re.sub(r"\{([^}]+)\}", lambda m: str(arguments.get(m.group(1), "x")), path)
+    return "/"
+
+
 def tool_name(url: str, operation_id: str, arguments: dict[str, Any]) -> str:
     """The name the server at ``url`` gave the operation's tool, found by calling the likely spellings."""
     spellings = dict.fromkeys(
@@ -302,6 +315,37 @@ def measure(server: subprocess.Popen[bytes], url: str, tool: str, arguments: dic
     }
 
 
+def overhead_ms(url: str, upstream: str, path: str, tool: str, arguments: dict[str, Any], calls: int = 300) -> float:
+    """Median time a tools/call takes over the upstream's own answer to the same request, in ms, one at a time.
+
+    Raw JSON-RPC over HTTP (no MCP client library on either side of the comparison), alternating a
+    call through the server with the same GET sent to the upstream directly.
+    """
+    import httpx
+
+    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+    with httpx.Client(timeout=30) as http:
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+        answer = http.post(
+            url, headers=headers, json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}
+        )
+        if "mcp-session-id" in answer.headers:
+            headers["Mcp-Session-Id"] = answer.headers["mcp-session-id"]
+        http.post(url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        through, direct = [], []
+        for i in range(1, calls + 1):
+            call = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
+            began = time.perf_counter()
+            result = http.post(url, headers=headers, json=call)
+            through.append(time.perf_counter() - began)
+            if result.status_code != 200 or "error" in result.json():
+                raise SystemExit(f"{url}: tools/call failed: {result.text[:300]}")
+            began = time.perf_counter()
+            http.get(upstream + path)
+            direct.append(time.perf_counter() - began)
+    return 1000 * (statistics.median(through) - statistics.median(direct))
+
+
 def _commands(name: str, out: Path, spec_json: Path, upstream: str, port: int, stateless: bool,
               fastmcp: Path) -> tuple[list[str], dict[str, str]]:  # fmt: skip
     if name == "FastMCP":
@@ -320,6 +364,36 @@ def _commands(name: str, out: Path, spec_json: Path, upstream: str, port: int, s
     return [*command, *(["--stateless"] if stateless else [])], env
 
 
+Target = tuple[str, str, dict[str, Any]]  # operationId, the request's path, the tool's arguments
+
+
+def serve_and_load(
+    name: str,
+    command: list[str],
+    env: dict[str, str],
+    port: int,
+    target: Target,
+    sessions: list[int],
+    mode: str,
+    seconds: float,
+    upstream: str,
+    work: Path,
+) -> list[dict[str, Any]]:
+    """Start one server and measure it at each number of sessions."""
+    operation, path, arguments = target
+    rows = []
+    with process(command, env, 1, port) as server:
+        url = f"http://127.0.0.1:{port}/mcp"
+        tool = tool_name(url, operation, arguments)
+        extra = overhead_ms(url, upstream, path, tool, arguments)
+        for count in sessions:
+            row: dict[str, Any] = {"server": name, "mode": mode, "overhead_ms": extra}
+            row.update(measure(server, url, tool, arguments, count, seconds, work))
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+    return rows
+
+
 def _table(rows: list[dict[str, Any]], modes: list[str], sessions: list[int]) -> None:
     print("| server | mode | sessions | calls/s | p50 (ms) | p99 (ms) | errors | CPU/call (ms) | peak RSS (MB) |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -328,6 +402,10 @@ def _table(rows: list[dict[str, Any]], modes: list[str], sessions: list[int]) ->
             f"| {r['server']} | {r['mode']} | {r['sessions']} | {r['calls_per_s']:,.0f} | {r['p50_ms']:.1f} | "
             f"{r['p99_ms']:.1f} | {r['errors']} | {r['cpu_ms_per_call']:.2f} | {r['rss_mb']:.0f} |"
         )
+    print("\nOne call at a time, raw JSON-RPC: median tools/call minus the upstream's own median (ms):")
+    for r in rows:
+        if r["sessions"] == sessions[0]:
+            print(f"- {r['server']}, {r['mode']}: {r['overhead_ms']:.2f}")
     for mode in modes:
         for count in sessions:
             pair = {r["server"]: r for r in rows if r["mode"] == mode and r["sessions"] == count}
@@ -357,6 +435,7 @@ def main() -> None:
     operation, arguments = choose_operation(spec, wanted)
     if args.arguments:
         arguments = json.loads(args.arguments)
+    path = operation_path(spec, operation, arguments)
     modes = args.modes.split(",")
     sessions = [int(s) for s in args.sessions.split(",")]
     servers = ["mcpforge"] if args.no_peer else ["mcpforge", "FastMCP"]
@@ -381,14 +460,13 @@ def main() -> None:
                     command, env = _commands(
                         name, out, spec_json, upstream, port, mode == "stateless", args.fastmcp_python
                     )
-                    with process(command, env, 1, port) as server:
-                        url = f"http://127.0.0.1:{port}/mcp"
-                        tool = tool_name(url, operation, arguments)
-                        for count in sessions:
-                            row = {"server": name, "mode": mode}
-                            row.update(measure(server, url, tool, arguments, count, args.seconds, work))
-                            rows.append(row)
-                            print(json.dumps(row), file=sys.stderr, flush=True)
+                    try:
+                        rows += serve_and_load(name, command, env, port, (operation, path, arguments), sessions, mode,
+                                               args.seconds, upstream, work)  # fmt: skip
+                    except SystemExit as exc:
+                        if name == "mcpforge":
+                            raise
+                        print(f"{name} could not serve this document ({mode}): {exc}", flush=True)
     print(f"{args.spec.name}: the tool of {operation} with {json.dumps(arguments)}, {args.seconds:g} s per row")
     _table(rows, modes, sessions)
 

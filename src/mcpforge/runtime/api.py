@@ -322,10 +322,10 @@ class Api:
 
     def _output_check(self, tool: Mapping[str, Any]) -> Any:
         def check(structured: Mapping[str, Any]) -> str | None:
-            problems = list(self._validator("output:" + tool["name"], tool["outputSchema"]).iter_errors(structured))
-            if not problems:
+            # The first problem is enough (the structure is then dropped): the check stops there.
+            first = next(self._validator("output:" + tool["name"], tool["outputSchema"]).iter_errors(structured), None)
+            if first is None:
                 return None
-            first = problems[0]
             where = ".".join(str(p) for p in first.absolute_path) or "(root)"
             return f"{where}: {first.message[:200]}"
 
