@@ -20,6 +20,33 @@ from .settings import Settings
 __all__ = ["build_server"]
 
 
+# The MCP Python SDK's client reads at most 1 MiB per server-sent event, and fails the whole listing
+# beyond it: over HTTP with server-sent events, a listing is cut into pages of at most this many
+# bytes of tools (the JSON-RPC envelope and the event's framing fit in the rest).
+SSE_PAGE_BYTES = 768 * 1024
+
+
+def _page_starts(tools: Sequence[types.Tool], settings: Settings) -> list[int]:
+    """Where each tools/list page starts: PAGE_SIZE tools a page, or (0) every tool in one page.
+
+    With PAGE_SIZE 0 over HTTP with server-sent events, a listing larger than
+    :data:`SSE_PAGE_BYTES` comes in pages of at most that size instead (stdio and JSON responses
+    have no such limit, and keep every tool in one page).
+    """
+    if settings.page_size > 0:
+        return list(range(0, max(len(tools), 1), settings.page_size))
+    if settings.transport != "http" or settings.json_response:
+        return [0]
+    starts, size = [0], 0
+    for index, tool in enumerate(tools):
+        length = len(tool.model_dump_json(by_alias=True, exclude_none=True))
+        if size and size + length > SSE_PAGE_BYTES:
+            starts.append(index)
+            size = 0
+        size += length + 1
+    return starts
+
+
 def build_server(
     data: ToolsFile, settings: Settings, *, toolsets: Sequence[str] | None = None, dynamic: bool | None = None
 ) -> Server[Api]:
@@ -41,7 +68,7 @@ def build_server(
     else:
         tools = [types.Tool.model_validate(entry["tool"]) for entry in entries]
         schemas = {entry["tool"]["name"]: entry["tool"]["inputSchema"] for entry in entries}
-    page_size = settings.page_size
+    starts = _page_starts(tools, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Server[Api]) -> AsyncIterator[Api]:
@@ -51,16 +78,17 @@ def build_server(
     async def list_tools(
         ctx: ServerRequestContext[Api], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        if page_size <= 0:
+        if len(starts) == 1:
             return types.ListToolsResult(tools=tools)
         cursor = params.cursor if params else None
         if cursor is None:
             start = 0
-        elif cursor.isdigit() and int(cursor) < len(tools):
+        elif cursor.isdigit() and int(cursor) in starts[1:]:
             start = int(cursor)
         else:
             raise MCPError(code=types.INVALID_PARAMS, message="Invalid cursor")
-        end = start + page_size
+        index = starts.index(start)
+        end = starts[index + 1] if index + 1 < len(starts) else len(tools)
         return types.ListToolsResult(tools=tools[start:end], next_cursor=str(end) if end < len(tools) else None)
 
     async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:

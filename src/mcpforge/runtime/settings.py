@@ -97,7 +97,9 @@ SETTINGS: tuple[Setting, ...] = (
         "PAGE_SIZE",
         "int",
         0,
-        "Tools per tools/list page; 0 lists every tool at once (many clients read only the first page).",
+        "Tools per tools/list page; 0 lists every tool at once (many clients read only the first page), except over "
+        "HTTP with server-sent events, where a listing over 768 KB comes in pages of at most that size (the MCP "
+        "Python SDK client reads at most 1 MiB per event).",
         0,
         100_000,
     ),
