@@ -12,30 +12,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.runtime.defs import REF_PREFIX
-from mcpforge.schema.keywords import NAME_MAPS
+from mcpforge.schema.keywords import NAME_MAPS, SCHEMA_LISTS, SINGLE_SUBSCHEMA
 from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["Converted", "gemini_declaration", "gemini_schema"]
 
 _DROP = frozenset({"$schema", "$id", "examples", "discriminator", "default", "$comment", "deprecated"})
-_SCHEMA_VALUES = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "prefixItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-    }
-)
+# Keywords whose value is a schema or a list of them.
+_SCHEMA_VALUES = frozenset(("items", *SINGLE_SUBSCHEMA, *SCHEMA_LISTS))
 
 
 # Converted subschemas, by identity. Only those whose conversion inlines no reference are kept: the
