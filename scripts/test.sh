@@ -19,16 +19,23 @@ NODE_TOOLS=".tools/node"
 if [ ! -x "$NODE_TOOLS/node_modules/.bin/prism" ] || [ ! -d "$NODE_TOOLS/node_modules/@modelcontextprotocol/inspector-cli" ] \
   || [ ! -d "$NODE_TOOLS/node_modules/oidc-provider" ]; then
   mkdir -p "$NODE_TOOLS"
+  echo "test.sh: installing the pinned npm tools into $NODE_TOOLS" >&2
   npm install --prefix "$NODE_TOOLS" --no-audit --no-fund --loglevel=error \
     @stoplight/prism-cli@5.14.2 @modelcontextprotocol/inspector@0.15.0 oidc-provider@8.8.1 >/dev/null
 fi
 # The scale-out test runs replicas behind a real load balancer (Debian's HAProxy, which checks
-# each replica's readiness actively).
-if ! command -v haproxy >/dev/null 2>&1; then
+# each replica's readiness actively); the deployment test runs the generated nginx configuration
+# in real nginx.
+MISSING=""
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || MISSING="$MISSING haproxy"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || MISSING="$MISSING nginx-light"
+if [ -n "$MISSING" ]; then
+  echo "test.sh: installing Debian packages:$MISSING" >&2
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
+  # shellcheck disable=SC2086 # one word per package
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $MISSING >/dev/null
 fi
 .venv/bin/ruff check src tests bench
 .venv/bin/black --check --quiet src tests bench

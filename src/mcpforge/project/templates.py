@@ -26,6 +26,10 @@ TEMPLATES = (
     (".env.example", "env.example.jinja"),
     ("src/{package}/__init__.py", "package/__init__.py.jinja"),
     ("src/{package}/__main__.py", "package/__main__.py.jinja"),
+    ("Dockerfile", "Dockerfile.jinja"),
+    ("compose.yaml", "compose.yaml.jinja"),
+    ("deploy/nginx.conf", "deploy/nginx.conf.jinja"),
+    ("deploy/kubernetes.yaml", "deploy/kubernetes.yaml.jinja"),
 )
 
 

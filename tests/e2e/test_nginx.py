@@ -1,0 +1,108 @@
+"""The generated nginx configuration, run by real nginx in front of two replicas, driven by the MCP SDK client."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import httpx
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from e2e.harness import Project, server_env, wait_for_port
+from helpers import free_port, serve
+
+TOKEN = "nginx-endpoint-token-0123456789abcdef"
+SEEN: list[str] = []
+
+
+async def pet(request: Request) -> JSONResponse:
+    SEEN.append(request.path_params["pet_id"])
+    return JSONResponse({"id": int(request.path_params["pet_id"]), "name": "Rex"})
+
+
+UPSTREAM = Starlette(routes=[Route("/pets/{pet_id}", pet)])
+
+
+@contextmanager
+def nginx(conf: str, work: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """Real nginx with ``conf``, in the foreground, logging to stderr."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / "nginx.conf"
+    path.write_text(conf, encoding="utf-8")
+    global_directives = f"daemon off; pid {work / 'nginx.pid'}; error_log {work / 'error.log'};"
+    proc = subprocess.Popen([binary, "-p", str(work), "-c", str(path), "-g", global_directives])
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_the_generated_nginx_configuration_serves_two_replicas(petstore: Project, tmp_path: Path) -> None:
+    conf = (petstore.root / "deploy" / "nginx.conf").read_text()
+    port = free_port()
+    with serve(UPSTREAM) as upstream:
+        ports = [free_port(), free_port()]
+        env = server_env(petstore, upstream, {
+            f"{petstore.prefix}_AUTH_TOKENS": TOKEN,
+            # The public address clients use (nginx's), with its port: nginx must pass it on as it is.
+            f"{petstore.prefix}_ALLOWED_HOSTS": f"127.0.0.1:{port}",
+            f"{petstore.prefix}_LOG_LEVEL": "WARNING",
+        })  # fmt: skip
+        replicas = [
+            subprocess.Popen([str(petstore.command), "--transport", "http", "--port", str(p), "--stateless"], env=env)
+            for p in ports
+        ]
+        try:
+            for replica, replica_port in zip(replicas, ports, strict=True):
+                wait_for_port(replica_port, replica)
+            # The documented edit for a setup without compose: the upstream servers and the listening address.
+            ours = conf.replace("server replica-1:8000", f"server 127.0.0.1:{ports[0]}")
+            ours = ours.replace("server replica-2:8000", f"server 127.0.0.1:{ports[1]}")
+            ours = ours.replace("listen 8080;", f"listen 127.0.0.1:{port};")
+            assert ours.count("127.0.0.1:") == 3, "the generated configuration changed shape"
+            url = f"http://127.0.0.1:{port}/mcp"
+            with nginx(ours, tmp_path / "good") as proxy:
+                wait_for_port(port, proxy)
+                assert httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
+                names, texts = anyio.run(_session, url)
+            assert names == [t["name"] for t in petstore.tools]
+            assert all("Rex" in text for text in texts) and len(SEEN) >= 10
+            # Without the port in Host (nginx's `$host`), every request is refused by the server's check.
+            stripped = ours.replace("proxy_set_header Host $http_host;", "proxy_set_header Host $host;")
+            with nginx(stripped, tmp_path / "stripped") as proxy:
+                wait_for_port(port, proxy)
+                refused = httpx.post(url, json={}, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5)
+            assert refused.status_code == 421
+        finally:
+            for replica in replicas:
+                replica.terminate()
+                replica.wait(timeout=30)
+
+
+async def _session(url: str) -> tuple[list[str], list[str]]:
+    client = create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})
+    async with (
+        client,
+        streamable_http_client(url, http_client=client) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        names = [t.name for t in (await session.list_tools()).tools]
+        texts = []
+        for pet_id in range(10):  # server-sent events through nginx, to either replica
+            result = await session.call_tool("showPetById", {"petId": pet_id})
+            assert not result.is_error, result.content
+            texts.append("".join(getattr(c, "text", "") for c in result.content))
+        return names, texts
