@@ -25,6 +25,7 @@ import anyio
 import httpx
 from mcp import types
 
+from .audit import CALL_STATUS
 from .contract import ToolEntry, ToolsFile, select_tools
 from .credentials import (
     CredentialError,
@@ -273,6 +274,7 @@ class Api:
         await context.credentials.apply(entry["security"], request, self._client)
         started = time.perf_counter()
         response, retry_note = await self._send_retrying(request)
+        CALL_STATUS.set(response.status)
         elapsed = 1000 * (time.perf_counter() - started)
         logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
         hint = f"no credentials are configured for this operation: set {' or '.join(missing)}" if missing else ""

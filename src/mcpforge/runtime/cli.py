@@ -92,8 +92,17 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     from .server import build_server  # noqa: PLC0415
 
     toolsets = list(settings.toolsets) or None
+    audit = None
+    if settings.audit_log:
+        from .audit import AuditLog  # noqa: PLC0415
+
+        try:
+            audit = AuditLog(settings.audit_log)
+        except OSError as exc:
+            variable = f"{data['server']['envPrefix']}_AUDIT_LOG"
+            parser.exit(2, f"{parser.prog}: error: {variable}: cannot open {settings.audit_log}: {exc.strerror}\n")
     try:
-        server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic)
+        server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic, audit=audit)
     except ValueError as exc:  # an unknown toolset
         variable = f"{data['server']['envPrefix']}_TOOLSETS"
         parser.exit(2, f"{parser.prog}: error: {variable} (or --toolsets): {exc}\n")

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from mcp import types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.caching import CacheHint
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
 from .api import Api, http_client
+from .audit import CALL_STATUS, AuditLog
 from .contract import ToolsFile, select_tools
 from .dynamic import META_TOOLS, Catalog
 from .settings import Settings
@@ -47,14 +50,26 @@ def _page_starts(tools: Sequence[types.Tool], settings: Settings) -> list[int]:
     return starts
 
 
+def _caller() -> str | None:
+    """The MCP caller's subject in HTTP mode (the access token's subject, else its client); None otherwise."""
+    token = get_access_token()
+    return (token.subject or token.client_id) if token is not None else None
+
+
 def build_server(
-    data: ToolsFile, settings: Settings, *, toolsets: Sequence[str] | None = None, dynamic: bool | None = None
+    data: ToolsFile,
+    settings: Settings,
+    *,
+    toolsets: Sequence[str] | None = None,
+    dynamic: bool | None = None,
+    audit: AuditLog | None = None,
 ) -> Server[Api]:
     """The MCP server for the API described by ``data``.
 
     ``toolsets`` limits the tools to those tags (default: every tool; an unknown name raises
     ``ValueError`` listing the known ones); ``dynamic`` serves the meta-tools of dynamic mode
-    instead of one tool per operation (default: the mode chosen at generation).
+    instead of one tool per operation (default: the mode chosen at generation); ``audit`` gets a
+    line per tool call.
     """
     config = data["server"]
     entries = select_tools(data["tools"], toolsets)
@@ -72,8 +87,12 @@ def build_server(
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Server[Api]) -> AsyncIterator[Api]:
-        async with http_client(settings) as client:
-            yield Api(data, settings, client, toolsets=toolsets)
+        try:
+            async with http_client(settings) as client:
+                yield Api(data, settings, client, toolsets=toolsets)
+        finally:
+            if audit is not None:
+                audit.close()
 
     async def list_tools(
         ctx: ServerRequestContext[Api], params: types.PaginatedRequestParams | None
@@ -94,9 +113,18 @@ def build_server(
     async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:
         # HTTP mode: the request's headers may carry per-user API credentials (never its Authorization).
         headers = dict(ctx.request.headers) if isinstance(ctx.request, Request) else None
+        started = time.perf_counter()
+        CALL_STATUS.set(None)
         if catalog is not None:
-            return await catalog.call(ctx.lifespan_context, params.name, params.arguments, headers=headers)
-        return await ctx.lifespan_context.call(params.name, params.arguments, headers=headers)
+            result = await catalog.call(ctx.lifespan_context, params.name, params.arguments, headers=headers)
+        else:
+            result = await ctx.lifespan_context.call(params.name, params.arguments, headers=headers)
+        if audit is not None:
+            seconds = time.perf_counter() - started
+            audit.record(
+                tool=params.name, error=result.is_error, status=CALL_STATUS.get(), seconds=seconds, subject=_caller()
+            )
+        return result
 
     return Server(
         config["name"],

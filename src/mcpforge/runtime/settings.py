@@ -150,6 +150,15 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--log-level",
     ),
     Setting(
+        "AUDIT_LOG",
+        "text",
+        "",
+        "Where to write the audit log, one JSON line per tool call (time, tool, outcome, HTTP status, duration, "
+        "a hash of the caller's subject; never arguments, credentials or tokens): `stderr` or a file path. "
+        "Empty: no audit log.",
+        flag="--audit-log",
+    ),
+    Setting(
         "AUTH_TOKENS",
         "secrets",
         (),
@@ -342,6 +351,7 @@ class Settings:
     stateless: bool = False
     json_response: bool = False
     log_level: str = "WARNING"
+    audit_log: str = ""
     auth_tokens: tuple[str, ...] = ()
     auth_tokens_file: str = ""
     oauth_issuer: str = ""
