@@ -27,6 +27,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .access import Protection, RequireAccess, is_loopback
 from .api import Api, http_client
@@ -67,6 +68,29 @@ def transport_security(settings: Settings) -> TransportSecuritySettings | None:
     )
 
 
+class _NoStandaloneStream:
+    """Stateless mode: ``GET /mcp`` is answered 405 at once.
+
+    A stateless server has no session to send anything on later, so the event stream a GET opens
+    would stay idle and open until the client or a proxy gave up (the MCP specification lets a
+    server refuse it with 405).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            response = JSONResponse(
+                {"error": "this server is stateless: it opens no event stream; POST requests to /mcp"},
+                status_code=405,
+                headers={"Allow": "POST, DELETE"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 async def _live(_: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
@@ -93,6 +117,8 @@ def http_app(
         return JSONResponse({"status": "ready" if lifecycle.ready else "not ready"}, status_code=status)
 
     endpoint: Any = StreamableHTTPASGIApp(manager)
+    if settings.stateless:
+        endpoint = _NoStandaloneStream(endpoint)
     routes: list[BaseRoute] = [
         Route("/healthz", _live, methods=["GET"]),
         Route("/readyz", ready, methods=["GET"]),
