@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from mcpforge.runtime.settings import SETTINGS
 from mcpforge.text.names import (
     NAME_RULES,
     PORTABLE_NAME_RULE,
@@ -14,6 +15,7 @@ from mcpforge.text.names import (
     aggregate_tool_names,
     argument_name,
     assign_tool_names,
+    credential_env_names,
     name_problem,
     project_names,
     recorded_project_name,
@@ -176,3 +178,17 @@ def test_a_given_name_keeps_every_word_and_a_recorded_name_is_found_in_the_lock_
     assert recorded_project_name(files) == "shop_spec"
     assert project_names("Other", recorded_project_name(files)).package == "shop_spec_mcp"
     assert recorded_project_name(["README.md"]) is None
+
+
+def test_credential_variables_never_take_a_server_settings_name() -> None:
+    oauth = credential_env_names("GH", "OAuth", ["clientId", "clientSecret", "token"])
+    assert oauth == {
+        "clientId": "GH_OAUTH_SCHEME_CLIENT_ID",  # GH_OAUTH_CLIENT_ID is the endpoint's introspection client
+        "clientSecret": "GH_OAUTH_SCHEME_CLIENT_SECRET",
+        "token": "GH_OAUTH_SCHEME_TOKEN",
+    }
+    assert credential_env_names("GH", "bearerAuth", ["token"]) == {"token": "GH_BEARERAUTH_TOKEN"}
+    server = {f"GH_{s.name}" for s in SETTINGS}
+    for scheme in ("OAuth", "auth", "Allowed", "log", "base", "Audit"):
+        names = credential_env_names("GH", scheme, ["token", "clientId", "clientSecret", "tokens", "log"])
+        assert not set(names.values()) & server, scheme

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from mcpforge.runtime.settings import SETTINGS
+
 __all__ = [
     "DEFAULT_MAX_TOOL_NAME",
     "NAME_RULES",
@@ -253,60 +255,15 @@ class ProjectNames:
     env_prefix: str  # PETSTORE
 
 
+# The generated server's own settings (<PREFIX>_<NAME>): no credential variable may take one of these names.
+_SERVER_SETTINGS = frozenset(setting.name for setting in SETTINGS)
+
 # Words that say what kind of document it is, not which API: left out of a default project name.
 _FILLER = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "the",
-        "of",
-        "for",
-        "to",
-        "with",
-        "by",
-        "on",
-        "in",
-        "s",
-        "api",
-        "apis",
-        "rest",
-        "restful",
-        "http",
-        "https",
-        "json",
-        "openapi",
-        "swagger",
-        "spec",
-        "specs",
-        "specification",
-        "definition",
-        "definitions",
-        "description",
-        "documentation",
-        "docs",
-        "doc",
-        "reference",
-        "official",
-        "public",
-        "service",
-        "services",
-        "server",
-        "directory",
-        "interface",
-        "endpoint",
-        "endpoints",
-        "web",
-        "mcp",
-        "sdk",
-        "client",
-        "unofficial",
-        "odata",
-        "namespace",
-        "support",
-        "example",
-        "examples",
-    ]
+    "a an and the of for to with by on in s api apis rest restful http https json openapi swagger "  # noqa: SIM905
+    "spec specs specification definition definitions description documentation docs doc reference "
+    "official public service services server directory interface endpoint endpoints web mcp sdk "
+    "client unofficial odata namespace support example examples".split()
 )
 _VERSION = re.compile(r"^v?\d+(?:[._]\d+)*$", re.IGNORECASE)  # v1, 2, 3_0: a version, not a name
 _HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -488,6 +445,13 @@ def toolsets_of(tags: Sequence[str]) -> list[str]:
 
 
 def credential_env_names(prefix: str, scheme_key: str, kinds: Sequence[str]) -> dict[str, str]:
-    """Environment variable names for a security scheme: ``PETSTORE_API_KEY_TOKEN``..."""
+    """Environment variable names for a security scheme: ``PETSTORE_API_KEY_TOKEN``...
+
+    A name that would be one of the server's own settings (a scheme called ``OAuth`` would give
+    ``OAUTH_CLIENT_ID``, the endpoint's introspection client) gets ``_SCHEME`` after the scheme's words.
+    """
     scheme = "_".join(w.upper() for w in _words(scheme_key)) or "AUTH"
-    return {kind: f"{prefix}_{scheme}_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind).upper()}" for kind in kinds}
+    suffixes = {kind: re.sub(r"(?<!^)(?=[A-Z])", "_", kind).upper() for kind in kinds}
+    if any(f"{scheme}_{suffix}" in _SERVER_SETTINGS for suffix in suffixes.values()):
+        scheme += "_SCHEME"
+    return {kind: f"{prefix}_{scheme}_{suffix}" for kind, suffix in suffixes.items()}
