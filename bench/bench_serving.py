@@ -64,17 +64,25 @@ server.run(transport="http", host="127.0.0.1", port=port, stateless_http=statele
            log_level="warning", show_banner=False)
 """
 
+# The MCP SDK's client session, without its check of results against the tools' output schemas: the
+# servers are measured, not that check (which would also make every session list every tool first).
+SESSION = """
+class Session(ClientSession):
+    async def validate_tool_result(self, name, result):
+        pass
+"""
+
 # One client process: SESSIONS sessions; each calls once, says it is ready, waits for the stop time
 # to appear in GO_FILE, then calls TOOL with ARGUMENTS until then.
-CLIENT = """
+CLIENT = (
+    """
 import json, sys, time
 import anyio
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-class Session(ClientSession):
-    async def validate_tool_result(self, name, result):
-        pass  # the servers are measured, not the client's checks (it would also list every tool first)
-url, tool, arguments = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+"""
+    + SESSION
+    + """url, tool, arguments = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 sessions, go_file = int(sys.argv[4]), sys.argv[5]
 latencies, errors = [], []
 async def stop_time():
@@ -114,16 +122,17 @@ async def main():
     print(json.dumps({"latencies": latencies, "errors": errors}))
 anyio.run(main)
 """
+)
 
 # Which of SPELLINGS the server at URL answers ARGUMENTS with (servers spell operationIds their own way).
-PROBE = """
+PROBE = (
+    """
 import json, sys, anyio
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-class Session(ClientSession):
-    async def validate_tool_result(self, name, result):
-        pass  # the servers are measured, not the client's checks (it would also list every tool first)
-async def main():
+"""
+    + SESSION
+    + """async def main():
     async with streamable_http_client(sys.argv[1]) as (read, write, *_), Session(read, write) as session:
         await session.initialize()
         for name in sys.argv[3:]:
@@ -133,6 +142,7 @@ async def main():
                 return
 anyio.run(main)
 """
+)
 
 
 def free_port() -> int:

@@ -25,7 +25,7 @@ PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 COMMANDS = ["generate", "serve", "validate", "lint", "budget", "tools", "convert"]
 
 
-def run(*args: str, cwd: Path | None = None) -> tuple[int, str]:
+def run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.stdout + result.stderr
 

@@ -17,12 +17,13 @@ from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import unresolved_refs, validate_document
 from mcpforge.options.model import Options
-from mcpforge.project.files import RenderedFile, encode_each, manifest_file
+from mcpforge.project.files import RenderedFile, dump_compact, encode_each, manifest_file
 from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import manifest_files, project_parts, render_project
-from mcpforge.runtime.contract import DATA_FILE, ToolsFile, parse_contract
+from mcpforge.runtime.contract import ToolsFile, parse_contract
 from mcpforge.targets.budget import Budget, budget_problems, measure
 from mcpforge.targets.mcp import mcp_tools
+from mcpforge.targets.runtime import runtime_contract
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.checks import toolset_problems
 from mcpforge.tools.model import ToolSet
@@ -162,21 +163,14 @@ def targets(toolset: ToolSet, options: Options, diags: Diagnostics) -> Targets:
 
 
 def contract(options: Options) -> tuple[ToolsFile, tuple[Diagnostic, ...]]:
-    """The runtime's contract (the ``tools.json`` a generated package ships) and the run's diagnostics: ``serve``."""
+    """For ``serve``: the runtime's contract (a generated package's ``tools.json``) and the run's diagnostics."""
     diags = Diagnostics()
     toolset = build(options, diags).toolset
     check_strict(diags, options)
-    made = targets(toolset, options, diags)
-    parts = project_parts(
-        toolset,
-        diags.freeze(),
-        project_name=options.name,
-        dynamic=options.dynamic,
-        budget=made.budget,
-        encoded_tools=made.encoded_mcp,
-    )
-    data = next(f.data for f in parts.files if f.path.endswith(f"/{DATA_FILE}"))
-    return parse_contract(data), diags.freeze()
+    targets(toolset, options, diags)  # the context-budget warnings, as generate gives them
+    made = runtime_contract(toolset, toolset.api.project_names(options.name), dynamic=options.dynamic)
+    # Through its own bytes, as the runtime reads a package's: the same checks, the same values.
+    return parse_contract(dump_compact(made)), diags.freeze()
 
 
 def generate(options: Options, *, previous: Lock | None = None, progress: Progress = _quiet) -> GenerationResult:

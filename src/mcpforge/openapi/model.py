@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from mcpforge.schema import JsonSchema
+from mcpforge.text.names import ProjectNames, project_names
 
 __all__ = [
     "QUERY_METHOD",
@@ -263,3 +264,7 @@ class ApiModel:
     def server_url(self) -> str:
         """The first server's URL with its variables' defaults (empty without servers)."""
         return self.servers[0].default_url() if self.servers else ""
+
+    def project_names(self, name: str | None) -> ProjectNames:
+        """The generated project's names: from ``name`` when given, else from the title or the server's host."""
+        return project_names(self.title, name, self.server_url)

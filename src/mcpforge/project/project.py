@@ -29,7 +29,6 @@ from mcpforge.targets.budget import Budget
 from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.openai import with_parameters
 from mcpforge.targets.runtime import runtime_contract
-from mcpforge.text.names import project_names
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["ProjectParts", "manifest_files", "project_parts", "render_project", "runtime_files", "runtime_sources"]
@@ -98,7 +97,7 @@ def project_parts(
     The manifests are package data too (``pyproject.toml`` maps ``manifests/`` into the wheel):
     the agent helpers and the OpenAI bridge serve them.
     """
-    names = project_names(toolset.api.title, project_name, toolset.api.server_url)
+    names = toolset.api.project_names(project_name)
     contract = runtime_contract(toolset, names, dynamic=dynamic)
     config = contract["server"]
     skipped = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from mcpforge.diagnostics import Diagnostics
-from mcpforge.text.names import project_names
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["toolset_problems"]
@@ -24,7 +23,7 @@ def toolset_problems(toolset: ToolSet, project_name: str | None, diags: Diagnost
     parts = urlsplit(url)
     if parts.scheme in ("http", "https") and parts.netloc:
         return
-    prefix = project_names(toolset.api.title, project_name, url).env_prefix
+    prefix = toolset.api.project_names(project_name).env_prefix
     found = f"only the relative server URL {url!r}" if url else "no server URL"
     diags.warn(
         "no-server-url",
