@@ -17,10 +17,11 @@ from mcpforge.cli.flags import config_option, option_flags, resolve
 from mcpforge.cli.generate import print_diagnostics
 from mcpforge.diagnostics import Diagnostics, Severity
 from mcpforge.errors import ConfigError, SpecError
+from mcpforge.targets import FORMATS
 
 __all__ = ["budget", "lint", "validate"]
 
-_FORMATS = ["auto", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini"]
+_FORMATS = ["auto", *FORMATS]
 
 
 @click.command(epilog="""\b
