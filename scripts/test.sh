@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: creates .venv, installs mcpforge with its dev
 # dependencies, the pinned npm tools and the Debian packages the end-to-end tests drive, then runs
-# ruff, black, mypy --strict and pytest. It builds nothing with a C compiler: the compiled build has
-# its own, optional script (scripts/test-compiled.sh). Extra arguments go to pytest.
+# ruff, black, mypy --strict and pytest. It builds nothing with a C compiler. Extra arguments go to
+# pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
