@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import ROOT
 from mcpforge.cli import main
 from mcpforge.options.model import OPTIONS, options_table
-from mcpforge.project.reference import settings_table
+from mcpforge.project.reference import settings_table, tracing_table
 
 SPEC = """
 openapi: 3.0.3
@@ -129,6 +129,7 @@ def test_the_configuration_reference_is_the_options_model() -> None:
 def test_the_server_settings_reference_is_the_settings_table() -> None:
     reference = (ROOT / "docs" / "server.md").read_text()
     assert settings_table() in reference, "docs/server.md is stale: paste mcpforge.project.reference.settings_table()"
+    assert tracing_table() in reference, "docs/server.md is stale: paste mcpforge.project.reference.tracing_table()"
     assert "`<PREFIX>_BASE_URL`" in reference and "`--transport`" in reference
 
 

@@ -63,18 +63,18 @@ def pip(python: Path, *args: str) -> None:
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *args], check=True)
 
 
-def runtime_requirements() -> list[str]:
-    """The dependencies every generated project declares, read from its pyproject template."""
+def runtime_requirements(array: str = "dependencies") -> list[str]:
+    """The dependencies every generated project declares (or its extra ``array``), read from its pyproject template."""
     text = (ROOT / "templates" / "pyproject.toml.jinja").read_text(encoding="utf-8")
-    block = text.split("dependencies = [", 1)[1].split("\n]", 1)[0]
+    block = text.split(f"\n{array} = [", 1)[1].split("\n]", 1)[0]
     return [line.split('"')[1] for line in block.splitlines() if line.strip().startswith('"')]
 
 
 def make_venv(path: Path) -> Path:
-    """A venv with the generated projects' dependencies, as their pyproject declares them."""
+    """A venv with the generated projects' dependencies and their tracing extra, as their pyproject declares them."""
     venv.EnvBuilder(with_pip=True).create(path)
     python = path / "bin" / "python"
-    pip(python, *runtime_requirements(), "hatchling")
+    pip(python, *runtime_requirements(), *runtime_requirements("tracing"), "hatchling")
     return python
 
 

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from conftest import FIXTURES
 from helpers import contract_of, serve, write_project
 from mcpforge.runtime.audit import AuditLog, caller_hash
+from mcpforge.runtime.observe import Observer
 from mcpforge.runtime.server import build_server
 from mcpforge.runtime.settings import Settings
 
@@ -42,7 +43,7 @@ def test_each_call_is_one_line_with_its_outcome_status_and_duration_and_no_secre
         settings = Settings(base_url=upstream, credentials={"PETSTORE_BEARERAUTH_TOKEN": SECRET}, audit_log=str(log))
 
         async def calls() -> list[Any]:
-            async with Client(build_server(data, settings, audit=AuditLog(str(log)))) as client:
+            async with Client(build_server(data, settings, observer=Observer(audit=AuditLog(str(log))))) as client:
                 return [
                     await client.call_tool("showPetById", {"petId": 7}),
                     await client.call_tool("showPetById", {"petId": 404}),

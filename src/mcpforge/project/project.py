@@ -24,6 +24,7 @@ from mcpforge.project.files import RenderedFile, SharedParts, dump_compact, enco
 from mcpforge.runtime.contract import ServerConfig, ToolsFile
 from mcpforge.runtime.settings import documented, per_user_headers
 from mcpforge.runtime.tokens import estimate_tokens
+from mcpforge.runtime.tracing import TRACING_VARIABLES
 from mcpforge.targets import MANIFESTS
 from mcpforge.targets.budget import Budget
 from mcpforge.targets.manifests import provider_manifests
@@ -121,6 +122,7 @@ def project_parts(
         "title_comment": comment(toolset.api.title),
         "source_comment": comment(toolset.api.source_name),
         "settings": _settings_rows(config),
+        "tracing_variables": [{"variable": name, "help": text} for name, text in TRACING_VARIABLES],
         "user_headers": [
             {"variable": variable, "header": header}
             for variable, header in per_user_headers(config["securitySchemes"], ["all"]).items()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from mcpforge.runtime.settings import SETTINGS
+from mcpforge.runtime.tracing import TRACING_VARIABLES
 
-__all__ = ["settings_table"]
+__all__ = ["settings_table", "tracing_table"]
 
 
 def _cell(text: str) -> str:
@@ -22,4 +23,11 @@ def settings_table() -> str:
             f"| `{setting.variable('<PREFIX>')}` | {flag} | {f'`{default}`' if default else ''} | "
             f"{_cell(setting.help)}{secret} |"
         )
+    return "\n".join(lines) + "\n"
+
+
+def tracing_table() -> str:
+    """The standard OpenTelemetry variables a generated server acts on (with its tracing extra)."""
+    lines = ["| variable | meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {_cell(text)} |" for name, text in TRACING_VARIABLES]
     return "\n".join(lines) + "\n"

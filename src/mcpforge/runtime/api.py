@@ -25,7 +25,6 @@ import anyio
 import httpx
 from mcp import types
 
-from .audit import CALL_STATUS
 from .contract import ToolEntry, ToolsFile, select_tools
 from .credentials import (
     CredentialError,
@@ -39,6 +38,7 @@ from .credentials import (
 from .defs import deref
 from .http import ArgumentError, PreparedRequest, prepare_request
 from .media import media_kind
+from .observe import Observer
 from .redact import CALL_REDACTOR, Redactor
 from .results import Response, Shaping, body_schema, error_result, response_result
 from .select import SelectionError, check_paths, parse_paths
@@ -166,6 +166,7 @@ class Api:
         *,
         toolsets: Sequence[str] | None = None,
         tokens: TokenCache | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self._schemes = data["server"]["securitySchemes"]
         self._entries = {entry["tool"]["name"]: entry for entry in select_tools(data["tools"], toolsets)}
@@ -177,6 +178,7 @@ class Api:
         self._origin = f"{base.scheme}://{base.netloc}"
         self._base_query = parse_qsl(base.query, keep_blank_values=True)
         self._tokens = tokens or TokenCache()
+        self.observer = observer or Observer()
         self._secrets = redaction_secrets(self._schemes, settings)
         self.redact = Redactor(self._secrets)
         self._shared = _CallContext(Credentials(self._schemes, settings.credentials, self._tokens), self.redact, {})
@@ -210,8 +212,18 @@ class Api:
     ) -> types.CallToolResult:
         """Run one tool call; every failure becomes an ``isError`` result.
 
-        ``headers`` are the HTTP request's (HTTP mode): per-user credentials come from them.
+        ``headers`` are the HTTP request's (HTTP mode): per-user credentials come from them. The call
+        is reported to the observer (audit log, metrics, traces), whoever made it: an MCP client, the
+        OpenAI bridge or an agent helper.
         """
+        with self.observer.tool_call(name) as report:
+            result = await self._call_guarded(name, arguments, headers)
+            report.finish(result)
+            return result
+
+    async def _call_guarded(
+        self, name: str, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None
+    ) -> types.CallToolResult:
         entry = self._entries.get(name)
         if entry is None:
             return error_result(f"Unknown tool: {name!r}")
@@ -273,8 +285,7 @@ class Api:
         request.headers.setdefault("Accept", entry.get("accept") or _DEFAULT_ACCEPT)
         await context.credentials.apply(entry["security"], request, self._client)
         started = time.perf_counter()
-        response, retry_note = await self._send_retrying(request)
-        CALL_STATUS.set(response.status)
+        response, retry_note = await self._send_retrying(request, entry["path"])
         elapsed = 1000 * (time.perf_counter() - started)
         logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
         hint = f"no credentials are configured for this operation: set {' or '.join(missing)}" if missing else ""
@@ -301,12 +312,12 @@ class Api:
         pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in own]
         return relative, pairs
 
-    async def _send_retrying(self, request: PreparedRequest) -> tuple[Response, str]:
+    async def _send_retrying(self, request: PreparedRequest, template: str) -> tuple[Response, str]:
         """Send, retrying throttled and unavailable answers where that is safe; the note says when to retry."""
         idempotent = request.method in _IDEMPOTENT or any(k.lower() == "idempotency-key" for k in request.headers)
         attempt = 0
         while True:
-            response = await self._send(request)
+            response = await self._send(request, template, attempt)
             retryable = response.status in (429, 503) or (
                 response.status in (502, 504) and request.method in _IDEMPOTENT
             )
@@ -319,6 +330,7 @@ class Api:
             if asked is None:
                 wait *= _JITTER.uniform(0.5, 1.0)
             attempt += 1
+            self.observer.retry(response.status)
             logger.info("%s answered %s; retry %d in %.1f s", request.method, response.status, attempt, wait)
             await anyio.sleep(wait)
 
@@ -333,7 +345,8 @@ class Api:
 
         return check
 
-    async def _send(self, request: PreparedRequest) -> Response:
+    async def _send(self, request: PreparedRequest, template: str, attempt: int) -> Response:
+        """One request (``template``: the operation's path template, which reports name it by)."""
         headers = dict(request.headers)
         if request.cookies:
             headers["Cookie"] = "; ".join(f"{k}={quote(v, safe=_COOKIE_SAFE)}" for k, v in request.cookies.items())
@@ -350,8 +363,14 @@ class Api:
             kwargs["files"] = request.files
         if request.content is not None:
             kwargs["content"] = request.content
+        with self.observer.request(request.method, template, url, headers, attempt) as report:
+            response = await self._read(request.method, url, kwargs)
+            report.answered(response.status)
+            return response
+
+    async def _read(self, method: str, url: str, kwargs: dict[str, Any]) -> Response:
         limit = self._settings.max_response_bytes
-        async with self._client.stream(request.method, url, **kwargs) as response:
+        async with self._client.stream(method, url, **kwargs) as response:
             body = bytearray()
             truncated = False
             seconds = math.inf

@@ -11,14 +11,10 @@ import hashlib
 import json
 import sys
 import threading
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import IO, Any
 
-__all__ = ["CALL_STATUS", "AuditLog", "caller_hash"]
-
-# The API's HTTP status of the call running in this task (None: no request reached the API).
-CALL_STATUS: ContextVar[int | None] = ContextVar("CALL_STATUS", default=None)
+__all__ = ["AuditLog", "caller_hash"]
 
 
 def caller_hash(subject: str | None) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 from .contract import ContractError, ToolsFile, load_package_contract
 from .redact import Redactor, SecretFilter
 from .settings import SETTINGS, SettingError, Settings, all_settings, parse_value, read_settings
+from .tracing import TRACING_VARIABLES
 
 __all__ = ["main", "run"]
 
@@ -34,6 +35,10 @@ def _help_epilog(data: ToolsFile) -> str:
         default = setting.shown_default()
         text = setting.help.replace("`", "") + note + (f" Default: {default}." if default else "")
         lines.append(f"  {setting.variable(prefix)}")
+        lines += textwrap.wrap(text, _WIDTH - 6, initial_indent="      ", subsequent_indent="      ")
+    lines.append(f"OpenTelemetry traces (with the tracing extra: pip install '{config['name']}[tracing]'):")
+    for name, text in TRACING_VARIABLES:
+        lines.append(f"  {name}")
         lines += textwrap.wrap(text, _WIDTH - 6, initial_indent="      ", subsequent_indent="      ")
     return "\n".join(lines)
 
@@ -92,17 +97,9 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     from .server import build_server  # noqa: PLC0415
 
     toolsets = list(settings.toolsets) or None
-    audit = None
-    if settings.audit_log:
-        from .audit import AuditLog  # noqa: PLC0415
-
-        try:
-            audit = AuditLog(settings.audit_log)
-        except OSError as exc:
-            variable = f"{data['server']['envPrefix']}_AUDIT_LOG"
-            parser.exit(2, f"{parser.prog}: error: {variable}: cannot open {settings.audit_log}: {exc.strerror}\n")
+    observer = _observer(data, settings, parser)
     try:
-        server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic, audit=audit)
+        server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic, observer=observer)
     except ValueError as exc:  # an unknown toolset
         variable = f"{data['server']['envPrefix']}_TOOLSETS"
         parser.exit(2, f"{parser.prog}: error: {variable} (or --toolsets): {exc}\n")
@@ -110,7 +107,40 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     if settings.transport == "stdio":
         _serve_stdio(server)
         return
-    _serve_http(server, data, settings, guard, toolsets)
+    _serve_http(server, data, settings, guard, toolsets, observer)
+
+
+def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentParser) -> Any:
+    """The audit log, metrics and traces the settings and ``OTEL_*`` variables ask for (a bad one exits 2)."""
+    from .observe import Observer  # noqa: PLC0415
+
+    prefix = data["server"]["envPrefix"]
+    observer = Observer()
+    try:
+        if settings.audit_log:
+            from .audit import AuditLog  # noqa: PLC0415
+
+            try:
+                observer.audit = AuditLog(settings.audit_log)
+            except OSError as exc:
+                raise SettingError(f"{prefix}_AUDIT_LOG: cannot open {settings.audit_log}: {exc.strerror}") from None
+        if settings.metrics or settings.metrics_port:
+            from .metrics import Metrics  # noqa: PLC0415
+
+            observer.metrics = Metrics(entry["tool"]["name"] for entry in data["tools"])
+            if settings.metrics_port:
+                try:
+                    observer.metrics.serve(settings.host, settings.metrics_port)
+                except OSError as exc:
+                    where = f"{settings.host}:{settings.metrics_port}"
+                    raise SettingError(f"{prefix}_METRICS_PORT: cannot listen on {where}: {exc.strerror}") from None
+        from .tracing import tracing_from_env  # noqa: PLC0415
+
+        # The OpenTelemetry SDK reads the process's own environment: so is the decision to trace.
+        observer.tracing = tracing_from_env(os.environ, data["server"]["command"], data["server"]["name"])
+    except SettingError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    return observer
 
 
 def _serve_stdio(server: Any) -> None:
@@ -124,12 +154,14 @@ def _serve_stdio(server: Any) -> None:
     anyio.run(serve)
 
 
-def _serve_http(server: Any, data: ToolsFile, settings: Settings, guard: Any, toolsets: Sequence[str] | None) -> None:
+def _serve_http(
+    server: Any, data: ToolsFile, settings: Settings, guard: Any, toolsets: Sequence[str] | None, observer: Any
+) -> None:
     import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
 
     from .web import http_app  # noqa: PLC0415
 
-    app, lifecycle = http_app(server, data, settings, guard, toolsets=toolsets)
+    app, lifecycle = http_app(server, data, settings, guard, toolsets=toolsets, observer=observer)
 
     class Uvicorn(uvicorn.Server):
         """Readiness turns 503 when a shutdown signal arrives; after SIGTERM the server keeps serving for

@@ -32,6 +32,7 @@ from .xmldoc import is_xml, xml_value
 
 __all__ = [
     "NEXT_PAGE_META",
+    "SHORTENED_META",
     "Response",
     "Shaping",
     "body_schema",
@@ -94,6 +95,7 @@ OutputCheck = Callable[[Mapping[str, Any]], str | None]
 _NOTE_RESERVE = 200  # tokens kept for the sentences saying what a shortened result lost
 _MAX_SHOWN_ARGUMENTS = 2000  # characters of next-page arguments quoted in the note
 NEXT_PAGE_META = "mcpforge/nextPage"  # _meta key: {"tool": name, "arguments": the next call's exact arguments}
+SHORTENED_META = "mcpforge/shortened"  # _meta key: what was cut to fit the result budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +158,8 @@ def response_result(
         text, cut = _fit_text(redact(response.text()), shaping.budget)
         notes = [n for n in (cut, note) if n]
         blocks = [types.TextContent(type="text", text=t) for t in [text, *notes]]
-        return types.CallToolResult(content=list(blocks), is_error=False)
+        meta = {SHORTENED_META: [f"text cut to {len(text):,} characters"]} if cut else None
+        return types.CallToolResult(content=list(blocks), is_error=False, _meta=meta)
     blob = types.BlobResourceContents(
         uri=response.url, mime_type=media or None, blob=base64.b64encode(response.body).decode("ascii")
     )
@@ -260,7 +263,7 @@ def _value_result(
             f"[Result shortened to fit the budget of {shaping.budget:,} tokens: {'; '.join(shrunk.cuts)}. "
             f"To get the rest: {guidance}]"
         )
-        meta["mcpforge/shortened"] = list(shrunk.cuts)
+        meta[SHORTENED_META] = list(shrunk.cuts)
     elif following is not None:
         notes.append(f"[More results: {_next_call(entry, following)}]")
     if following is not None:

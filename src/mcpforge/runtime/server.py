@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from mcp import types
 from mcp.server import Server, ServerRequestContext
-from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.caching import CacheHint
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
 from .api import Api, http_client
-from .audit import CALL_STATUS, AuditLog
 from .contract import ToolsFile, select_tools
 from .dynamic import META_TOOLS, Catalog
+from .observe import Observer
 from .settings import Settings
 
 __all__ = ["build_server"]
@@ -50,26 +48,20 @@ def _page_starts(tools: Sequence[types.Tool], settings: Settings) -> list[int]:
     return starts
 
 
-def _caller() -> str | None:
-    """The MCP caller's subject in HTTP mode (the access token's subject, else its client); None otherwise."""
-    token = get_access_token()
-    return (token.subject or token.client_id) if token is not None else None
-
-
 def build_server(
     data: ToolsFile,
     settings: Settings,
     *,
     toolsets: Sequence[str] | None = None,
     dynamic: bool | None = None,
-    audit: AuditLog | None = None,
+    observer: Observer | None = None,
 ) -> Server[Api]:
     """The MCP server for the API described by ``data``.
 
     ``toolsets`` limits the tools to those tags (default: every tool; an unknown name raises
     ``ValueError`` listing the known ones); ``dynamic`` serves the meta-tools of dynamic mode
-    instead of one tool per operation (default: the mode chosen at generation); ``audit`` gets a
-    line per tool call.
+    instead of one tool per operation (default: the mode chosen at generation); ``observer`` gets a
+    report of each call of an operation (audit log, metrics, traces), and is closed with the server.
     """
     config = data["server"]
     entries = select_tools(data["tools"], toolsets)
@@ -89,10 +81,10 @@ def build_server(
     async def lifespan(_: Server[Api]) -> AsyncIterator[Api]:
         try:
             async with http_client(settings) as client:
-                yield Api(data, settings, client, toolsets=toolsets)
+                yield Api(data, settings, client, toolsets=toolsets, observer=observer)
         finally:
-            if audit is not None:
-                audit.close()
+            if observer is not None:
+                observer.close()
 
     async def list_tools(
         ctx: ServerRequestContext[Api], params: types.PaginatedRequestParams | None
@@ -113,18 +105,9 @@ def build_server(
     async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:
         # HTTP mode: the request's headers may carry per-user API credentials (never its Authorization).
         headers = dict(ctx.request.headers) if isinstance(ctx.request, Request) else None
-        started = time.perf_counter()
-        CALL_STATUS.set(None)
         if catalog is not None:
-            result = await catalog.call(ctx.lifespan_context, params.name, params.arguments, headers=headers)
-        else:
-            result = await ctx.lifespan_context.call(params.name, params.arguments, headers=headers)
-        if audit is not None:
-            seconds = time.perf_counter() - started
-            audit.record(
-                tool=params.name, error=result.is_error, status=CALL_STATUS.get(), seconds=seconds, subject=_caller()
-            )
-        return result
+            return await catalog.call(ctx.lifespan_context, params.name, params.arguments, headers=headers)
+        return await ctx.lifespan_context.call(params.name, params.arguments, headers=headers)
 
     return Server(
         config["name"],

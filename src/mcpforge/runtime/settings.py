@@ -159,6 +159,24 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--audit-log",
     ),
     Setting(
+        "METRICS",
+        "bool",
+        False,
+        "HTTP mode: serve Prometheus metrics at /metrics, behind the MCP endpoint's protection (tool calls by tool "
+        "and outcome, call and API latency, retries, shortened results).",
+        flag="--metrics",
+    ),
+    Setting(
+        "METRICS_PORT",
+        "int",
+        0,
+        "Serve the Prometheus metrics on this port of HOST instead, without the endpoint's protection (for a "
+        "scraper on a private network; keep the port unpublished); works with stdio too. 0: off.",
+        0,
+        65535,
+        flag="--metrics-port",
+    ),
+    Setting(
         "AUTH_TOKENS",
         "secrets",
         (),
@@ -352,6 +370,8 @@ class Settings:
     json_response: bool = False
     log_level: str = "WARNING"
     audit_log: str = ""
+    metrics: bool = False
+    metrics_port: int = 0
     auth_tokens: tuple[str, ...] = ()
     auth_tokens_file: str = ""
     oauth_issuer: str = ""

@@ -33,6 +33,7 @@ from .access import Protection, RequireAccess, is_loopback
 from .api import Api, http_client
 from .bridge import bridge_routes
 from .contract import ToolsFile
+from .observe import Observer
 from .settings import Settings
 
 __all__ = ["Lifecycle", "http_app", "transport_security"]
@@ -102,8 +103,13 @@ def http_app(
     guard: Protection | None,
     *,
     toolsets: Sequence[str] | None = None,
+    observer: Observer | None = None,
 ) -> tuple[Starlette, Lifecycle]:
-    """The ASGI application of HTTP mode (``guard``: the endpoint's protection), and its lifecycle."""
+    """The ASGI application of HTTP mode (``guard``: the endpoint's protection), and its lifecycle.
+
+    ``observer`` is the server's (the bridge's calls are reported with the MCP endpoint's); with
+    ``METRICS`` on, its metrics are served at ``/metrics`` behind the endpoint's protection.
+    """
     manager = StreamableHTTPSessionManager(
         app=server,
         json_response=settings.json_response,
@@ -131,6 +137,9 @@ def http_app(
             authorization_servers=[cast(Any, guard.issuer)],
             scopes_supported=list(guard.required_scopes) or None,
         )
+    if settings.metrics and observer is not None and observer.metrics is not None:
+        metrics: Any = observer.metrics
+        routes.append(Route("/metrics", endpoint=RequireAccess(metrics, guard) if guard else metrics))
     if settings.bridge or settings.bridge_token:
         routes += _bridge(lifecycle, guard, settings, toolsets)
     middleware = []
@@ -143,7 +152,7 @@ def http_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with manager.run(), http_client(settings) as client:
-            lifecycle.api = Api(data, settings, client, toolsets=toolsets)
+            lifecycle.api = Api(data, settings, client, toolsets=toolsets, observer=observer)
             lifecycle.ready = True
             try:
                 yield
