@@ -25,10 +25,11 @@ if [ ! -x "$NODE_TOOLS/node_modules/.bin/prism" ] || [ ! -d "$NODE_TOOLS/node_mo
 fi
 # The scale-out test runs replicas behind a real load balancer (Debian's HAProxy, which checks
 # each replica's readiness actively); the deployment test runs the generated nginx configuration
-# in real nginx.
+# in real nginx; the sign-in store is tested against a real redis-server.
 MISSING=""
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || MISSING="$MISSING haproxy"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || MISSING="$MISSING nginx-light"
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || MISSING="$MISSING redis-server"
 if [ -n "$MISSING" ]; then
   echo "test.sh: installing Debian packages:$MISSING" >&2
   SUDO=""
