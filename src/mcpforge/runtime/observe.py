@@ -1,8 +1,9 @@
 """What a running server reports of its work: the audit log, metrics and traces, each only when enabled.
 
-The server reports each tool call here, and the API each request it sends; this module hands the
-report to whichever of :class:`~.audit.AuditLog`, :class:`~.metrics.Metrics` and
-:class:`~.tracing.Tracing` are on. With none on, a report costs a few attribute checks.
+:class:`~.api.Api` reports each call of an operation here (whoever made it: an MCP client, the
+OpenAI bridge, dynamic mode) and each request it sends the API; this module hands the report to
+whichever of :class:`~.audit.AuditLog`, :class:`~.metrics.Metrics` and :class:`~.tracing.Tracing`
+are on. With none on, a report costs a few attribute checks.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import time
 from collections.abc import Iterator, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from mcp import types
@@ -49,7 +50,6 @@ class RequestReport:
     method: str
     attempt: int
     started: float
-    span: Any = None
     status: int | None = None
     call: CallReport | None = field(default=None, repr=False)
 
@@ -110,7 +110,6 @@ class Observer:
             else:
                 host, port = _host_port(url)
                 with self.tracing.upstream(method, template, host, port, headers) as span:
-                    report.span = span
                     try:
                         yield report
                     finally:
