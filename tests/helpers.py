@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import subprocess
 import textwrap
 import threading
 import time
@@ -12,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
 import uvicorn
 
 from mcpforge.diagnostics import Diagnostics
@@ -55,6 +57,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def first_answer(url: str, proc: subprocess.Popen[str], seconds: float = 30) -> httpx.Response:
+    """The first answer at ``url`` of the server ``proc`` is starting; its stderr in the error if none comes."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            return httpx.get(url, timeout=2)
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"nothing answered at {url}: {proc.communicate()[1]}")
 
 
 @contextlib.contextmanager

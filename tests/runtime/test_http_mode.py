@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 
 from conftest import FIXTURES
-from helpers import free_port, write_project
+from helpers import first_answer, free_port, write_project
 
 SPEC = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 
@@ -28,15 +28,8 @@ def _start(tmp_path: Path, *flags: str) -> tuple[subprocess.Popen[str], str]:
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError(f"the server did not start: {proc.communicate()[1]}")
+    assert first_answer(f"{base}/healthz", proc).status_code == 200
+    return proc, base
 
 
 def test_a_stateless_server_refuses_the_idle_event_stream_at_once(tmp_path: Path) -> None:

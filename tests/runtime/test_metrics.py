@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from conftest import FIXTURES
-from helpers import contract_of, free_port, serve, write_project
+from helpers import contract_of, first_answer, free_port, serve, write_project
 from mcpforge.runtime.metrics import UNKNOWN_TOOL, Metrics
 from mcpforge.runtime.observe import Observer
 from mcpforge.runtime.server import build_server
@@ -107,23 +106,10 @@ def _start(tmp_path: Path, env: dict[str, str], *flags: str) -> tuple[subprocess
     return proc, f"http://127.0.0.1:{port}"
 
 
-def _wait(url: str, proc: subprocess.Popen[str], **kwargs: Any) -> httpx.Response:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            return httpx.get(url, timeout=2, **kwargs)
-        except httpx.HTTPError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError(f"nothing answered at {url}: {proc.communicate()[1]}")
-
-
 def test_metrics_at_the_endpoint_are_behind_its_protection(tmp_path: Path) -> None:
     proc, base = _start(tmp_path, {"PETSTORE_AUTH_TOKENS": TOKEN}, "--transport", "http", "--metrics")
     try:
-        _wait(f"{base}/healthz", proc)
+        first_answer(f"{base}/healthz", proc)
         refused = httpx.get(f"{base}/metrics", timeout=5)
         assert refused.status_code == 401 and refused.headers["www-authenticate"].startswith("Bearer")
         scraped = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5)
@@ -140,7 +126,7 @@ def test_metrics_on_a_port_of_their_own_serve_a_stdio_server_too(tmp_path: Path)
     port = free_port()
     proc, _ = _start(tmp_path, {"PETSTORE_METRICS_PORT": str(port)})
     try:
-        scraped = _wait(f"http://127.0.0.1:{port}/metrics", proc)
+        scraped = first_answer(f"http://127.0.0.1:{port}/metrics", proc)
         assert scraped.status_code == 200 and "# TYPE mcp_tool_calls_total counter" in scraped.text
     finally:
         proc.terminate()

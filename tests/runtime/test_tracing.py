@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -20,7 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from conftest import FIXTURES
-from helpers import free_port, serve, write_project
+from helpers import first_answer, free_port, serve, write_project
 from mcpforge.runtime.setting import SettingError
 from mcpforge.runtime.tracing import tracing_from_env
 from otlp import Receiver
@@ -70,15 +68,8 @@ def _serve_traced(tmp_path: Path, upstream: str, collector: str) -> tuple[subpro
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"{base}/healthz", timeout=1)
-            return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError(f"the server did not start: {proc.communicate()[1]}")
+    first_answer(f"{base}/healthz", proc)
+    return proc, base
 
 
 def test_a_call_is_a_server_span_continuing_the_callers_trace_with_the_api_request_below_it(tmp_path: Path) -> None:
