@@ -14,12 +14,15 @@ import sys
 import textwrap
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .contract import ContractError, ToolsFile, load_package_contract
 from .redact import Redactor, SecretFilter
 from .settings import SETTINGS, SettingError, Settings, all_settings, parse_value, read_settings
 from .tracing import TRACING_VARIABLES
+
+if TYPE_CHECKING:
+    from .observe import Observer
 
 __all__ = ["main", "run"]
 
@@ -110,7 +113,7 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     _serve_http(server, data, settings, guard, toolsets, observer)
 
 
-def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentParser) -> Any:
+def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentParser) -> Observer:
     """The audit log, metrics and traces the settings and ``OTEL_*`` variables ask for (a bad one exits 2)."""
     from .observe import Observer  # noqa: PLC0415
 
@@ -124,7 +127,8 @@ def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentPars
                 observer.audit = AuditLog(settings.audit_log)
             except OSError as exc:
                 raise SettingError(f"{prefix}_AUDIT_LOG: cannot open {settings.audit_log}: {exc.strerror}") from None
-        if settings.metrics or settings.metrics_port:
+        # METRICS serves them on the HTTP endpoint: a stdio server has one only with METRICS_PORT.
+        if settings.metrics_port or (settings.metrics and settings.transport == "http"):
             from .metrics import Metrics  # noqa: PLC0415
 
             observer.metrics = Metrics(entry["tool"]["name"] for entry in data["tools"])
@@ -155,7 +159,7 @@ def _serve_stdio(server: Any) -> None:
 
 
 def _serve_http(
-    server: Any, data: ToolsFile, settings: Settings, guard: Any, toolsets: Sequence[str] | None, observer: Any
+    server: Any, data: ToolsFile, settings: Settings, guard: Any, toolsets: Sequence[str] | None, observer: Observer
 ) -> None:
     import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
 
