@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import socket
 import subprocess
 import textwrap
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 import uvicorn
 
 from mcpforge.diagnostics import Diagnostics
@@ -69,6 +71,33 @@ def first_answer(url: str, proc: subprocess.Popen[str], seconds: float = 30) -> 
             time.sleep(0.05)
     proc.kill()
     raise AssertionError(f"nothing answered at {url}: {proc.communicate()[1]}")
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A real redis-server on loopback, persisting nothing; yields its URL."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis.from_url(url).ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise
+            time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 @contextlib.contextmanager

@@ -72,19 +72,29 @@ class AuthServer:
 
 @contextlib.contextmanager
 def auth_server(
-    resources: Mapping[str, Mapping[str, Any]], clients: Mapping[str, str], workdir: Path
+    resources: Mapping[str, Mapping[str, Any]],
+    clients: Mapping[str, str],
+    workdir: Path,
+    *,
+    interactive: Mapping[str, Mapping[str, Any]] | None = None,
+    port: int | None = None,
 ) -> Iterator[AuthServer]:
-    """oidc-provider on a free port with ``resources`` (URL -> {scope, format}) and ``clients`` (id -> secret)."""
+    """oidc-provider on a free port with ``resources`` (URL -> {scope, format}) and ``clients`` (id -> secret).
+
+    ``interactive`` adds clients of the authorization code grant: id -> {client_secret, redirect_uris,
+    scope, auth_method, default_resource} (people sign in through the development pages).
+    """
     if not PROVIDER.is_file():
         raise RuntimeError(f"missing {PROVIDER}: run ./scripts/test.sh, which installs oidc-provider@8.8.1")
-    port = free_port()
+    port = port or free_port()
     key, kid = rsa_key(), "test-key-1"
     config = {
         "issuer": f"http://127.0.0.1:{port}",
         "port": port,
         "jwks": {"keys": [private_jwk(key, kid)]},
         "clients": [
-            {"client_id": c, "client_secret": s, "scope": "tools:call tools:admin"} for c, s in clients.items()
+            *({"client_id": c, "client_secret": s, "scope": "tools:call tools:admin"} for c, s in clients.items()),
+            *({"client_id": c, **options} for c, options in (interactive or {}).items()),
         ],
         "resources": resources,
     }
@@ -103,7 +113,8 @@ def auth_server(
             line = proc.stdout.readline().decode()
             if not line.startswith("listening"):
                 raise RuntimeError(f"authorization server did not start: {log.read_text()[-2000:]}")
-            yield AuthServer(issuer=str(config["issuer"]), key=key, kid=kid, clients=dict(clients))
+            secrets = {**clients, **{c: str(o.get("client_secret", "")) for c, o in (interactive or {}).items()}}
+            yield AuthServer(issuer=str(config["issuer"]), key=key, kid=kid, clients=secrets)
         finally:
             proc.terminate()
             proc.wait(timeout=10)

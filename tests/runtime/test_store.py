@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +11,7 @@ import pytest
 import redis
 from cryptography.fernet import Fernet
 
-from helpers import free_port
+from helpers import redis_server
 from mcpforge.runtime.setting import SettingError
 from mcpforge.runtime.store import FolderStore, RedisStore, Sealer, Store, open_store, record_name
 
@@ -26,29 +23,8 @@ SUBJECT = "alice@example.com"
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server on loopback, persisting nothing."""
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    port = free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            redis.Redis.from_url(url).ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise
-            time.sleep(0.05)
-    try:
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def _stores(kind: str, redis_url: str, folder: Path, keys: str = KEY) -> Store:

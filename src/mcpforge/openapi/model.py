@@ -116,6 +116,7 @@ class SecurityScheme:
     bearer_format: str | None = None
     flows: tuple[OAuthFlow, ...] = ()
     open_id_connect_url: str | None = None
+    metadata_url: str | None = None  # oauth2: RFC 8414 authorization server metadata (OpenAPI 3.2)
     description: str | None = None
 
 

@@ -44,6 +44,7 @@ def security_schemes(ctx: Context) -> dict[str, SecurityScheme]:
             bearer_format=text(node.get("bearerFormat")),
             flows=tuple(flows),
             open_id_connect_url=text(node.get("openIdConnectUrl")),
+            metadata_url=text(node.get("oauth2MetadataUrl")),
             description=text(node.get("description")),
         )
     return result

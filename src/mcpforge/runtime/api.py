@@ -13,7 +13,7 @@ import math
 import random
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 import anyio
 import httpx
 from mcp import types
+from mcp.shared.exceptions import MCPError
 
 from .contract import ToolEntry, ToolsFile, select_tools
 from .credentials import (
@@ -36,6 +37,7 @@ from .credentials import (
     user_credentials,
 )
 from .defs import deref
+from .grants import GrantError
 from .http import ArgumentError, PreparedRequest, prepare_request
 from .media import media_kind
 from .observe import Observer
@@ -43,10 +45,16 @@ from .redact import CALL_REDACTOR, Redactor
 from .results import Response, Shaping, body_schema, error_result, response_result
 from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
+from .signin import Link, SignIn, SignInNeeded, current_caller
+from .store import StoreError
 from .tokens import BYTES_PER_TOKEN
 from .transport import PooledTransport
 
-__all__ = ["Api", "drop_injected_nulls", "http_client", "retry_after"]
+__all__ = ["Api", "Prompt", "drop_injected_nulls", "http_client", "retry_after"]
+
+# Asks the caller to follow a sign-in link (an MCP elicitation); True once they are signed in. It may
+# raise an MCPError instead (the URL-elicitation-required error), which ends the call.
+Prompt = Callable[[Link], Awaitable[bool]]
 
 logger = logging.getLogger(__name__)
 _COOKIE_SAFE = "-._~!$&'()*+/:=?@[]^`{|}"
@@ -167,6 +175,8 @@ class Api:
         toolsets: Sequence[str] | None = None,
         tokens: TokenCache | None = None,
         observer: Observer | None = None,
+        sign_in: SignIn | None = None,
+        protected: bool = False,
     ) -> None:
         self._schemes = data["server"]["securitySchemes"]
         self._entries = {entry["tool"]["name"]: entry for entry in select_tools(data["tools"], toolsets)}
@@ -181,22 +191,67 @@ class Api:
         self.observer = observer or Observer()
         self._secrets = redaction_secrets(self._schemes, settings)
         self.redact = Redactor(self._secrets)
-        self._shared = _CallContext(Credentials(self._schemes, settings.credentials, self._tokens), self.redact, {})
+        self.sign_in = sign_in
+        self._protected = protected  # the MCP endpoint names its callers (for sign-in)
+        self._values = self._server_values(settings)
+        self._shared = _CallContext(Credentials(self._schemes, self._values, self._tokens), self.redact, {})
         self._per_user = per_user_headers(self._schemes, settings.per_user_credentials)
         self._query_credentials = {
             str(s.get("name")) for s in self._schemes.values() if s["type"] == "apiKey" and s.get("in") == "query"
         }
 
-    def _context(self, headers: Mapping[str, str] | None) -> _CallContext:
-        """The credentials and redaction of one call: the server's, or (per user) the request's own."""
-        if headers is None or not self._per_user:
-            return self._shared
-        user = user_credentials(headers, self._per_user)
+    def _server_values(self, settings: Settings) -> dict[str, str]:
+        """The server's own credentials; a scheme users sign in to lends them neither its token nor its client."""
+        values = dict(settings.credentials)
+        for client in (self.sign_in.clients.values() if self.sign_in else ()):
+            env = self._schemes[client.key]["env"]
+            for kind in ("clientId", "clientSecret", *(() if settings.per_user_fallback else ("token",))):
+                values.pop(env.get(kind, ""), None)
+        return values
+
+    async def _context(self, entry: ToolEntry, headers: Mapping[str, str] | None) -> _CallContext:
+        """The credentials and redaction of one call: the server's, or the caller's own (headers, sign-in)."""
+        user = user_credentials(headers, self._per_user) if headers is not None and self._per_user else {}
+        user = {**await self._signed_in(entry, user), **user}
+        names = self._per_user if headers is not None else {}
+        if not user:
+            return _CallContext(self._shared.credentials, self.redact, names) if names else self._shared
         fallback = self._settings.per_user_fallback
-        values = {k: v for k, v in self._settings.credentials.items() if fallback or k not in self._per_user}
+        values = {k: v for k, v in self._values.items() if fallback or k not in self._per_user}
         values.update(user)
-        redact = Redactor([*self._secrets, *credential_secrets(self._schemes, user)]) if user else self.redact
-        return _CallContext(Credentials(self._schemes, values, self._tokens), redact, self._per_user)
+        redact = Redactor([*self._secrets, *credential_secrets(self._schemes, user)])
+        return _CallContext(Credentials(self._schemes, values, self._tokens), redact, names)
+
+    async def _signed_in(self, entry: ToolEntry, given: Mapping[str, str]) -> dict[str, str]:
+        """The caller's tokens for the sign-in schemes this operation uses (token variable -> token)."""
+        if self.sign_in is None:
+            return {}
+        caller = current_caller(protected=self._protected)
+        found = {}
+        for key in dict.fromkeys(key for alternative in entry["security"] for key, _ in alternative):
+            client = self.sign_in.clients.get(key)
+            if client is None or caller is None or client.token_variable in given:
+                continue
+            try:
+                token = await self.sign_in.token(caller, key)
+            except GrantError as exc:
+                raise CredentialError(f"refreshing your {key} sign-in failed: {exc}") from None
+            except StoreError as exc:
+                raise CredentialError(f"your {key} sign-in cannot be read: {exc}") from None
+            if token:
+                found[client.token_variable] = token
+        return found
+
+    def _sign_in_needed(self, entry: ToolEntry, context: _CallContext) -> str | None:
+        """The scheme the caller should sign in to, when that would let this operation run."""
+        if self.sign_in is None:
+            return None
+        for alternative in entry["security"]:
+            keys = [key for key, _ in alternative]
+            waiting = [key for key in keys if key in self.sign_in.clients]
+            if waiting and not context.credentials.missing([[[k, []] for k in keys if k not in waiting]]):
+                return str(waiting[0])
+        return None
 
     def _validator(self, key: str, schema: Mapping[str, Any]) -> Any:
         validator = self._validators.get(key)
@@ -208,33 +263,59 @@ class Api:
         return validator
 
     async def call(
-        self, name: str, arguments: Mapping[str, Any] | None, *, headers: Mapping[str, str] | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        prompt: Prompt | None = None,
     ) -> types.CallToolResult:
         """Run one tool call; every failure becomes an ``isError`` result.
 
-        ``headers`` are the HTTP request's (HTTP mode): per-user credentials come from them. The call
-        is reported to the observer (audit log, metrics, traces), whoever made it: an MCP client, the
-        OpenAI bridge or an agent helper.
+        ``headers`` are the HTTP request's (HTTP mode): per-user credentials come from them.
+        ``prompt`` asks the caller to sign in when the call needs it (MCP); without it the result
+        carries the sign-in link. The call is reported to the observer (audit log, metrics,
+        traces), whoever made it: an MCP client, the OpenAI bridge or an agent helper.
         """
         with self.observer.tool_call(name) as report:
-            result = await self._call_guarded(name, arguments, headers)
+            try:
+                result = await self._call_guarded(name, arguments, headers, prompt)
+            except MCPError as exc:  # the prompt's answer: sign in first (the URL-elicitation-required error)
+                report.finish(error_result(exc.error.message))
+                raise
             report.finish(result)
             return result
 
     async def _call_guarded(
-        self, name: str, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None
+        self, name: str, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None, prompt: Prompt | None
     ) -> types.CallToolResult:
         entry = self._entries.get(name)
         if entry is None:
             return error_result(f"Unknown tool: {name!r}")
         try:
-            context = self._context(headers)
+            return await self._attempt(entry, arguments, headers)
+        except SignInNeeded as needed:
+            if prompt is None or not await prompt(needed.link):
+                return error_result(f"{needed.link.message}; then call {name} again.")
+        try:  # signed in meanwhile: once more
+            return await self._attempt(entry, arguments, headers)
+        except SignInNeeded as needed:
+            return error_result(f"{needed.link.message}; then call {name} again.")
+
+    async def _attempt(
+        self, entry: ToolEntry, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None
+    ) -> types.CallToolResult:
+        name = entry["tool"]["name"]
+        try:
+            context = await self._context(entry, headers)
         except CredentialError as exc:
             return error_result(str(exc))
         redact = context.redact
         token = CALL_REDACTOR.set(redact)  # log records written during this call are redacted with it too
         try:
             return await self._call(entry, dict(arguments or {}), context)
+        except SignInNeeded:
+            raise
         except ArgumentError as exc:
             return error_result(redact(str(exc)))
         except RecursionError:
@@ -273,6 +354,19 @@ class Api:
             except SelectionError as exc:
                 return error_result(str(exc))
         missing = context.credentials.missing(entry["security"], context.headers)
+        scheme = self._sign_in_needed(entry, context) if missing else None
+        if scheme is not None:
+            caller = current_caller(protected=self._protected)
+            if caller is None or self.sign_in is None:
+                return error_result(
+                    f"This operation needs the caller's own {scheme} sign-in, and this request names no user "
+                    "(the OpenAI bridge's own token); call it with an MCP access token"
+                )
+            try:
+                link = await self.sign_in.link(caller, scheme, tool["name"])
+            except StoreError as exc:
+                return error_result(f"This operation needs your {scheme} sign-in, and {exc}")
+            raise SignInNeeded(link)
         if missing and context.headers:
             return error_result(
                 f"This operation needs your own API credentials: send {' or '.join(missing)} with the request "

@@ -102,7 +102,19 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     toolsets = list(settings.toolsets) or None
     observer = _observer(data, settings, parser)
     try:
-        server = build_server(data, settings, toolsets=toolsets, dynamic=settings.dynamic, observer=observer)
+        sign_in, identity = _sign_in(data, settings, guard, observer)
+    except SettingError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    try:
+        server = build_server(
+            data,
+            settings,
+            toolsets=toolsets,
+            dynamic=settings.dynamic,
+            observer=observer,
+            sign_in=sign_in,
+            protected=guard is not None,
+        )
     except ValueError as exc:  # an unknown toolset
         variable = f"{data['server']['envPrefix']}_TOOLSETS"
         parser.exit(2, f"{parser.prog}: error: {variable} (or --toolsets): {exc}\n")
@@ -110,7 +122,91 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     if settings.transport == "stdio":
         _serve_stdio(server)
         return
-    _serve_http(server, data, settings, guard, toolsets, observer)
+    _serve_http(server, data, settings, guard, toolsets, observer, sign_in, identity)
+
+
+def _sign_in(data: ToolsFile, settings: Settings, guard: Any, observer: Observer) -> tuple[Any, Any]:
+    """Per-user sign-in to the API (:mod:`.signin`), when a scheme with an authorization code flow has a client id.
+
+    Returns the sign-in and the identity check (OAuth endpoint), or ``(None, None)``.
+    """
+    from .signin import sign_in_schemes  # noqa: PLC0415
+
+    prefix = data["server"]["envPrefix"]
+    schemes = data["server"]["securitySchemes"]
+    clients = sign_in_schemes(schemes, settings.credentials)
+    if not clients:
+        return None, None
+    client_ids = ", ".join(schemes[key]["env"]["clientId"] for key in clients)
+    if settings.transport != "http":
+        if any("tokenUrl" not in schemes[key] for key in clients):  # no client-credentials grant to fall back on
+            raise SettingError(
+                f"{client_ids} is set, and users sign in over HTTP only: set {prefix}_TRANSPORT=http (or, for one "
+                "account, the scheme's _TOKEN variable instead)"
+            )
+        return None, None
+    from .access import is_loopback  # noqa: PLC0415
+    from .signin import SignIn  # noqa: PLC0415
+    from .signin_web import Identity  # noqa: PLC0415
+    from .store import open_store  # noqa: PLC0415
+
+    if guard is None and not is_loopback(settings.host):
+        raise SettingError(
+            f"{client_ids} is set: each caller signs in to the API as themselves, so the MCP endpoint must tell "
+            f"callers apart; set {prefix}_AUTH_TOKENS or {prefix}_OAUTH_ISSUER"
+        )
+    if not settings.token_key:
+        raise SettingError(
+            f"{client_ids} is set: set {prefix}_TOKEN_KEY, the key users' API tokens are encrypted with; make one "
+            'with: python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"'
+        )
+    identity = None
+    if guard is not None and guard.issuer:
+        if not settings.oauth_client_id:
+            raise SettingError(
+                f"{client_ids} is set and the MCP endpoint uses OAuth: set {prefix}_OAUTH_CLIENT_ID (and "
+                f"{prefix}_OAUTH_CLIENT_SECRET), the client the sign-in page confirms each person with at "
+                f"{settings.oauth_issuer}"
+            )
+        identity = Identity(guard.verifier, settings.oauth_client_id, settings.oauth_client_secret or "")
+    store = open_store(
+        redis_url=settings.redis_url or "",
+        folder=settings.token_dir or _state_folder(data["server"]["name"]),
+        keys=settings.token_key,
+        prefix=prefix,
+    )
+    sign_in = SignIn(
+        clients,
+        store,
+        public_url=_public_url(settings, prefix),
+        api_title=data["server"]["title"],
+        client_auth=settings.sign_in_client_auth,
+        observer=observer,
+    )
+    return sign_in, identity
+
+
+def _public_url(settings: Settings, prefix: str) -> str:
+    """Where browsers reach this server: PUBLIC_URL, else OAUTH_RESOURCE without /mcp, else a loopback address."""
+    from .access import is_loopback  # noqa: PLC0415
+
+    if settings.public_url:
+        return settings.public_url.rstrip("/")
+    if settings.oauth_resource:
+        return settings.oauth_resource.rstrip("/").removesuffix("/mcp")
+    if is_loopback(settings.host):
+        host = f"[{settings.host}]" if ":" in settings.host else settings.host
+        return f"http://{host}:{settings.port}"
+    raise SettingError(
+        f"set {prefix}_PUBLIC_URL to this server's public address (https://mcp.example.com): sign-in links and "
+        "the /signin/callback redirect URI are made from it"
+    )
+
+
+def _state_folder(name: str) -> str:
+    """The default TOKEN_DIR: this server's folder in the user's state directory (XDG)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, name, "tokens")
 
 
 def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentParser) -> Observer:
@@ -159,13 +255,22 @@ def _serve_stdio(server: Any) -> None:
 
 
 def _serve_http(
-    server: Any, data: ToolsFile, settings: Settings, guard: Any, toolsets: Sequence[str] | None, observer: Observer
+    server: Any,
+    data: ToolsFile,
+    settings: Settings,
+    guard: Any,
+    toolsets: Sequence[str] | None,
+    observer: Observer,
+    sign_in: Any,
+    identity: Any,
 ) -> None:
     import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
 
     from .web import http_app  # noqa: PLC0415
 
-    app, lifecycle = http_app(server, data, settings, guard, toolsets=toolsets, observer=observer)
+    app, lifecycle = http_app(
+        server, data, settings, guard, toolsets=toolsets, observer=observer, sign_in=sign_in, identity=identity
+    )
 
     class Uvicorn(uvicorn.Server):
         """Readiness turns 503 when a shutdown signal arrives; after SIGTERM the server keeps serving for
@@ -177,6 +282,11 @@ def _serve_http(
             if self.started:  # one line saying where clients connect, whatever the log level
                 host = f"[{settings.host}]" if ":" in settings.host else settings.host
                 print(f"{data['server']['command']}: serving MCP at http://{host}:{settings.port}/mcp", file=sys.stderr)
+                if sign_in is not None:
+                    print(
+                        f"{data['server']['command']}: users sign in to the API at {sign_in.callback_url}",
+                        file=sys.stderr,
+                    )
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             draining = lifecycle.ready and sig == signal.SIGTERM and settings.shutdown_drain > 0

@@ -18,6 +18,7 @@ __all__ = [
     "FieldEncoding",
     "SchemeConfig",
     "ServerConfig",
+    "SignInFlow",
     "ToolEntry",
     "ToolsFile",
     "load_package_contract",
@@ -58,6 +59,17 @@ Binding = TypedDict(
 )
 Binding.__doc__ = "Where one tool argument goes in the HTTP request."
 
+
+class SignInFlow(TypedDict):
+    """An OAuth2 authorization code flow, through which each user signs in to the API (see signin.py)."""
+
+    authorizationUrl: str
+    tokenUrl: str
+    refreshUrl: NotRequired[str]
+    scopes: list[str]
+    metadataUrl: NotRequired[str]  # RFC 8414 metadata (OpenAPI 3.2 oauth2MetadataUrl): client auth methods
+
+
 SchemeConfig = TypedDict(
     "SchemeConfig",
     {
@@ -69,6 +81,7 @@ SchemeConfig = TypedDict(
         "name": NotRequired[str],  # apiKey: the header, query or cookie name
         "tokenUrl": NotRequired[str],  # oauth2 client credentials
         "scopes": NotRequired[list[str]],
+        "signIn": NotRequired[SignInFlow],  # oauth2 with an authorization code flow: users sign in
     },
 )
 SchemeConfig.__doc__ = "One security scheme the API uses, with the environment variables of its credentials."

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 
 from .contract import SchemeConfig
+from .grants import GrantError, request_token
 from .http import ArgumentError, PreparedRequest
 from .settings import Settings, per_user_headers, user_header
 
@@ -78,30 +79,15 @@ async def _fetch_token(
     if scheme.get("scopes"):
         form["scope"] = " ".join(scheme.get("scopes", []))
     try:
-        response = await client.post(url, data=form, auth=(client_id, secret))
-    except httpx.TimeoutException:
-        raise CredentialError(f"the OAuth2 token endpoint {url} did not answer in time") from None
-    except httpx.HTTPError as exc:
-        raise CredentialError(f"the OAuth2 token request to {url} failed: {type(exc).__name__}: {exc}") from None
-    if response.status_code >= 400:
+        grant = await request_token(client, url, form, client_id=client_id, client_secret=secret)
+    except GrantError as exc:
+        if exc.status is None:
+            raise CredentialError(str(exc)) from None
         raise CredentialError(
-            f"the OAuth2 token endpoint {url} refused the client credentials (HTTP {response.status_code}); "
+            f"the OAuth2 token endpoint {url} refused the client credentials (HTTP {exc.status}); "
             f"check {scheme['env']['clientId']} and {scheme['env']['clientSecret']}"
-        )
-    try:
-        payload: Any = response.json()
-    except ValueError:
-        payload = None
-    token = payload.get("access_token") if isinstance(payload, dict) else None
-    if not isinstance(token, str) or not token:
-        raise CredentialError(
-            f"the OAuth2 token endpoint {url} answered without an access_token (HTTP {response.status_code})"
-        )
-    try:
-        lifetime = float(payload.get("expires_in") or 3600)
-    except (TypeError, ValueError):
-        lifetime = 3600.0
-    return token, max(lifetime, 0.0)
+        ) from None
+    return grant.access_token, max(grant.expires_at - time.time(), 0.0)
 
 
 def credential_secrets(schemes: Mapping[str, SchemeConfig], values: Mapping[str, str]) -> list[str]:
@@ -145,7 +131,8 @@ class Credentials:
     def _has(self, scheme: SchemeConfig) -> bool:
         env = scheme["env"]
         if scheme["type"] == "oauth2":
-            client = "clientId" in env and env["clientId"] in self._values and env["clientSecret"] in self._values
+            # The client-credentials grant, where the scheme has that flow (a sign-in scheme's client is not one).
+            client = "tokenUrl" in scheme and env["clientId"] in self._values and env["clientSecret"] in self._values
             return client or ("token" in env and env["token"] in self._values)
         return all(var in self._values for var in env.values())
 
@@ -165,7 +152,7 @@ class Credentials:
                 if self._has(scheme):
                     continue
                 env = scheme["env"]
-                if scheme["type"] == "oauth2" and "clientId" in env:
+                if scheme["type"] == "oauth2" and "tokenUrl" in scheme:
                     needed.append(
                         f"{show.get(env['token'], env['token'])} (or {show.get(env['clientId'], env['clientId'])} "
                         f"and {show.get(env['clientSecret'], env['clientSecret'])})"

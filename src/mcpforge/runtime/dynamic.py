@@ -16,7 +16,7 @@ from typing import Any
 
 from mcp import types
 
-from .api import Api
+from .api import Api, Prompt
 from .contract import ToolEntry, toolset_names
 from .results import error_result
 
@@ -177,9 +177,15 @@ class Catalog:
         return counts
 
     async def call(
-        self, api: Api, name: str, arguments: Mapping[str, Any] | None, *, headers: Mapping[str, str] | None = None
+        self,
+        api: Api,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        prompt: Prompt | None = None,
     ) -> types.CallToolResult:
-        """Run a meta-tool (``headers``: the HTTP request's, for per-user credentials)."""
+        """Run a meta-tool (``headers``: the HTTP request's, for per-user credentials; ``prompt``: sign-in)."""
         args = dict(arguments or {})
         if name == "search_operations":
             query = args.get("query")
@@ -202,7 +208,7 @@ class Catalog:
                 return error_result(f"Unknown operation {target!r}; use search_operations to find one.")
             if not isinstance(arguments, dict):
                 return error_result("arguments must be an object matching the operation's input schema.")
-            return await api.call(target, arguments, headers=headers)
+            return await api.call(target, arguments, headers=headers, prompt=prompt)
         if name == "list_toolsets":
             return _json_result({"toolsets": self.toolsets()})
         return error_result(f"Unknown tool: {name!r}")

@@ -1,4 +1,4 @@
-"""Prometheus metrics (``prometheus-client``): tool calls, upstream latency, retries and shortened results.
+"""Prometheus metrics (``prometheus-client``): tool calls, upstream latency, retries, shortened results, sign-ins.
 
 Served at ``/metrics`` when ``METRICS`` is on (behind the MCP endpoint's protection) or on a port of
 its own when ``METRICS_PORT`` is set (without it: for a scraper on a private network). Each server
@@ -62,6 +62,17 @@ class Metrics:
             "mcp_results_shortened", "Results shortened to fit the result budget, by tool", ["tool"],
             registry=self.registry,
         )  # fmt: skip
+        self._sign_ins = Counter(
+            "mcp_sign_ins",
+            "Users' sign-ins to the API, by outcome (started: a link was given; completed; refused: the link was "
+            "completed by someone else; failed)",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self._refreshes = Counter(
+            "mcp_token_refreshes", "Users' API tokens refreshed, by outcome (ok, failed)", ["outcome"],
+            registry=self.registry,
+        )  # fmt: skip
 
     def _tool(self, name: str) -> str:
         return name if name in self._tools else UNKNOWN_TOOL
@@ -80,6 +91,14 @@ class Metrics:
     def retry(self, status: int) -> None:
         """A request about to be sent again after ``status``."""
         self._retries.labels(str(status)).inc()
+
+    def sign_in(self, outcome: str) -> None:
+        """A sign-in's step: started, completed, refused or failed."""
+        self._sign_ins.labels(outcome).inc()
+
+    def refresh(self, *, ok: bool) -> None:
+        """A user's API token refreshed (or not)."""
+        self._refreshes.labels("ok" if ok else "failed").inc()
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus' text format."""

@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 import logging
+import secrets
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -115,7 +116,7 @@ class OAuthVerifier(TokenVerifier):
             response.raise_for_status()
             return response.json()
 
-    async def _discover(self) -> dict[str, Any]:
+    async def metadata(self) -> dict[str, Any]:
         if self._metadata is not None:
             return self._metadata
         for url in _metadata_urls(self._issuer):
@@ -136,12 +137,37 @@ class OAuthVerifier(TokenVerifier):
         async with self._lock:
             stale = time.monotonic() - self._keys_fetched > _JWKS_REFRESH_INTERVAL
             if self._keys is None or (refresh and stale):
-                url = self._jwks_url or (await self._discover()).get("jwks_uri")
+                url = self._jwks_url or (await self.metadata()).get("jwks_uri")
                 if not isinstance(url, str):
                     raise ValueError(f"{self._issuer} publishes no jwks_uri; set OAUTH_JWKS_URL")
                 self._keys = jwt.PyJWKSet.from_dict(await self._get(url))
                 self._keys_fetched = time.monotonic()
             return self._keys
+
+    async def identity(self, id_token: str, *, client_id: str, nonce: str) -> str | None:
+        """The subject of an OpenID Connect ID token this issuer signed for ``client_id`` with ``nonce``; else None."""
+        try:
+            header = jwt.get_unverified_header(id_token)
+            algorithm = str(header.get("alg"))
+            key = await self._key(header.get("kid")) if algorithm in ALGORITHMS else None
+            if key is None:
+                return None
+            claims = jwt.decode(
+                id_token,
+                key,
+                algorithms=[algorithm],
+                audience=client_id,
+                issuer=self._issuer,
+                leeway=self._leeway,
+                options={"require": ["exp", "iss", "aud", "sub"]},
+            )
+        except (jwt.InvalidTokenError, httpx.HTTPError, ValueError) as exc:
+            logger.info("ID token refused: %s", exc)
+            return None
+        if not secrets.compare_digest(str(claims.get("nonce", "")), nonce):
+            logger.info("ID token refused: its nonce is not this sign-in's")
+            return None
+        return str(claims["sub"])
 
     async def _key(self, kid: str | None) -> jwt.PyJWK | None:
         for refresh in (False, True):
@@ -195,7 +221,7 @@ class OAuthVerifier(TokenVerifier):
         cached = self._introspected.get(key)
         if cached is not None and cached[0] > time.monotonic():
             return cached[1]
-        url = self._introspection_url or (await self._discover()).get("introspection_endpoint")
+        url = self._introspection_url or (await self.metadata()).get("introspection_endpoint")
         if not isinstance(url, str):
             logger.info("access token refused: not a JWT, and %s offers no introspection", self._issuer)
             return None

@@ -123,6 +123,16 @@ class Observer:
         if self.metrics is not None:
             self.metrics.retry(status)
 
+    def sign_in(self, outcome: str) -> None:
+        """A sign-in's step (started, completed, refused, failed)."""
+        if self.metrics is not None:
+            self.metrics.sign_in(outcome)
+
+    def refresh(self, *, ok: bool) -> None:
+        """A user's API token was refreshed (``ok``) or could not be."""
+        if self.metrics is not None:
+            self.metrics.refresh(ok=ok)
+
     def close(self) -> None:
         """Flush and close what needs it (the audit file, queued spans)."""
         if self.audit is not None:

@@ -118,6 +118,9 @@ _QUERY_SECRET = re.compile(
     re.IGNORECASE,
 )
 
+# A sign-in link's id is a secret until it is used (the access log prints request paths whole).
+_SIGN_IN_LINK = re.compile(r"(/signin/)(?!callback\b)[A-Za-z0-9_-]{16,}")
+
 # The redactor of the tool call being run, for its per-user secrets in log records (contexts keep calls apart).
 CALL_REDACTOR: ContextVar[Redactor | None] = ContextVar("CALL_REDACTOR", default=None)
 
@@ -137,6 +140,8 @@ class SecretFilter(logging.Filter):
         text = self._redact(text)
         if "=" in text:  # a token a client put in a URL (the access log prints request lines whole)
             text = _QUERY_SECRET.sub(r"\1***", text)
+        if "/signin/" in text:
+            text = _SIGN_IN_LINK.sub(r"\1***", text)
         call = CALL_REDACTOR.get()
         return call(text) if call is not None else text
 

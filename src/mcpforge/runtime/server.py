@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.caching import CacheHint
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPError, NoBackChannelError, UrlElicitationRequiredError
 from starlette.requests import Request
 
 from .api import Api, http_client
@@ -17,6 +18,7 @@ from .contract import ToolsFile, select_tools
 from .dynamic import META_TOOLS, Catalog
 from .observe import Observer
 from .settings import Settings
+from .signin import Link, SignIn
 
 __all__ = ["build_server"]
 
@@ -48,6 +50,36 @@ def _page_starts(tools: Sequence[types.Tool], settings: Settings) -> list[int]:
     return starts
 
 
+# How long a call waits, after the person accepted a sign-in elicitation, for the sign-in to finish.
+SIGN_IN_WAIT = 300.0
+
+
+async def _ask_to_sign_in(ctx: ServerRequestContext[Api], settings: Settings, link: Link) -> bool:
+    """Ask the MCP client to open ``link``: a URL-mode elicitation, the call going on once signed in.
+
+    A client without URL-mode elicitation, or a connection that cannot carry a request to the
+    client (stateless HTTP), gets the URL-elicitation-required error instead: it shows the link,
+    and the call is made again after the sign-in.
+    """
+    capabilities = ctx.session.client_capabilities
+    elicitation = capabilities.elicitation if capabilities else None
+    sign_in = ctx.lifespan_context.sign_in
+    if elicitation is not None and elicitation.url is not None and not settings.stateless and sign_in is not None:
+        try:
+            answer = await ctx.session.elicit_url(link.message, link.url, link.id, related_request_id=ctx.request_id)
+        except NoBackChannelError:
+            pass
+        else:
+            if answer.action != "accept":
+                return False
+            done = await sign_in.wait(link, SIGN_IN_WAIT)
+            if done:
+                await ctx.session.send_elicit_complete(link.id, related_request_id=ctx.request_id)
+            return done
+    params = types.ElicitRequestURLParams(message=link.message, url=link.url, elicitation_id=link.id)
+    raise UrlElicitationRequiredError([params], message=link.message)
+
+
 def build_server(
     data: ToolsFile,
     settings: Settings,
@@ -55,13 +87,16 @@ def build_server(
     toolsets: Sequence[str] | None = None,
     dynamic: bool | None = None,
     observer: Observer | None = None,
+    sign_in: SignIn | None = None,
+    protected: bool = False,
 ) -> Server[Api]:
     """The MCP server for the API described by ``data``.
 
     ``toolsets`` limits the tools to those tags (default: every tool; an unknown name raises
     ``ValueError`` listing the known ones); ``dynamic`` serves the meta-tools of dynamic mode
     instead of one tool per operation (default: the mode chosen at generation); ``observer`` gets a
-    report of each call of an operation (audit log, metrics, traces), and is closed with the server.
+    report of each call of an operation (audit log, metrics, traces), and is closed with the server;
+    ``sign_in`` lets callers sign in to the API (``protected``: the endpoint names its callers).
     """
     config = data["server"]
     entries = select_tools(data["tools"], toolsets)
@@ -81,7 +116,9 @@ def build_server(
     async def lifespan(_: Server[Api]) -> AsyncIterator[Api]:
         try:
             async with http_client(settings) as client:
-                yield Api(data, settings, client, toolsets=toolsets, observer=observer)
+                yield Api(
+                    data, settings, client, toolsets=toolsets, observer=observer, sign_in=sign_in, protected=protected
+                )
         finally:
             if observer is not None:
                 observer.close()
@@ -105,9 +142,12 @@ def build_server(
     async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:
         # HTTP mode: the request's headers may carry per-user API credentials (never its Authorization).
         headers = dict(ctx.request.headers) if isinstance(ctx.request, Request) else None
+        prompt = functools.partial(_ask_to_sign_in, ctx, settings)
         if catalog is not None:
-            return await catalog.call(ctx.lifespan_context, params.name, params.arguments, headers=headers)
-        return await ctx.lifespan_context.call(params.name, params.arguments, headers=headers)
+            return await catalog.call(
+                ctx.lifespan_context, params.name, params.arguments, headers=headers, prompt=prompt
+            )
+        return await ctx.lifespan_context.call(params.name, params.arguments, headers=headers, prompt=prompt)
 
     return Server(
         config["name"],

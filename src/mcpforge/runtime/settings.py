@@ -242,6 +242,43 @@ SETTINGS: tuple[Setting, ...] = (
         "HTTP mode: when a request lacks its per-user credential, use the server's own (default: refuse).",
     ),
     Setting(
+        "PUBLIC_URL",
+        "url",
+        "",
+        "HTTP mode: this server's public address (https://mcp.example.com), for sign-in links and the "
+        "/signin/callback redirect URI to register with the API's authorization server (default: from "
+        "OAUTH_RESOURCE, or the loopback address served).",
+    ),
+    Setting(
+        "TOKEN_KEY",
+        "secret",
+        None,
+        "HTTP mode: Fernet key(s) encrypting users' API tokens at rest, comma-separated (the first encrypts, "
+        "any decrypts: rotation); needed for sign-in.",
+    ),
+    Setting(
+        "REDIS_URL",
+        "secret",
+        None,
+        "HTTP mode: Redis (redis://, rediss://) where users' API tokens are kept, shared by every replica "
+        "(default: TOKEN_DIR).",
+    ),
+    Setting(
+        "TOKEN_DIR",
+        "text",
+        "",
+        "HTTP mode: folder where users' API tokens are kept without REDIS_URL (default: a folder in the user's "
+        "state directory).",
+    ),
+    Setting(
+        "SIGN_IN_CLIENT_AUTH",
+        "choice",
+        "auto",
+        "HTTP mode: how the sign-in client authenticates to the API's token endpoint: basic, post, or auto (what "
+        "the scheme's metadata lists, else basic, then post if basic is refused).",
+        choices=("auto", "basic", "post"),
+    ),
+    Setting(
         "SHUTDOWN_DRAIN",
         "float",
         0.0,
@@ -297,6 +334,13 @@ _CREDENTIAL_HELP = {
     "clientId": "OAuth2 client id for `{key}` (client credentials flow)",
     "clientSecret": "OAuth2 client secret for `{key}`",
     "tokenUrl": "override of the OAuth2 token URL for `{key}`",
+    "authorizationUrl": "override of the OAuth2 authorization URL for `{key}`",
+}
+# A scheme users sign in to (authorization code): its client is this server's registration.
+_SIGN_IN_HELP = {
+    "clientId": "OAuth2 client id for `{key}`: users sign in with it (HTTP mode; register PUBLIC_URL/signin/callback "
+    "as its redirect URI)",
+    "clientSecret": "OAuth2 client secret of that client (none for a public client)",
 }
 
 
@@ -311,12 +355,14 @@ def credential_settings(schemes: Mapping[str, SchemeConfig], prefix: str) -> lis
     for key, scheme in schemes.items():
         kinds = [*scheme["env"].items(), *scheme.get("optionalEnv", {}).items()]
         for kind, variable in kinds:
-            text = _CREDENTIAL_HELP.get(kind, "credential for `{key}`").format(
+            helps = {**_CREDENTIAL_HELP, **_SIGN_IN_HELP} if "signIn" in scheme else _CREDENTIAL_HELP
+            text = helps.get(kind, "credential for `{key}`").format(
                 key=_label(key), where=_label(scheme.get("in", "header")), name=_label(scheme.get("name", ""))
             )
             name = variable.removeprefix(f"{prefix}_")
-            if kind == "tokenUrl":
-                result.append(Setting(name, "url", scheme.get("tokenUrl"), text[:1].upper() + text[1:] + "."))
+            if kind in ("tokenUrl", "authorizationUrl"):
+                default = scheme.get(kind) or scheme.get("signIn", {}).get(kind)
+                result.append(Setting(name, "url", default, text[:1].upper() + text[1:] + "."))
             else:
                 result.append(Setting(name, "secret", None, text[:1].upper() + text[1:] + "."))
     return result
@@ -386,6 +432,11 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()
     per_user_credentials: tuple[str, ...] = ()
     per_user_fallback: bool = False
+    public_url: str = ""
+    token_key: str = ""
+    redis_url: str = ""
+    token_dir: str = ""
+    sign_in_client_auth: str = "auto"
     shutdown_drain: float = 0.0
     shutdown_timeout: int = 30
     tools_cache_ttl: int = 3600

@@ -23,17 +23,22 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from cryptography.fernet import Fernet, InvalidToken, MultiFernet
-
 from .setting import SettingError
 
-__all__ = ["FolderStore", "RedisStore", "Sealer", "Store", "open_store", "record_name"]
+__all__ = ["FolderStore", "RedisStore", "Sealer", "Store", "StoreError", "open_store", "record_name"]
+
+
+class StoreError(Exception):
+    """The store cannot be reached or written; the message names it (never a URL's password)."""
 
 
 class Sealer:
     """Encrypts and authenticates records with the ``TOKEN_KEY`` keys (the first encrypts)."""
 
     def __init__(self, keys: str, variable: str) -> None:
+        # cryptography loads only for a server that keeps secrets (sign-in), not at every start.
+        from cryptography.fernet import Fernet, MultiFernet  # noqa: PLC0415
+
         try:
             fernets = [Fernet(key.strip().encode("ascii")) for key in keys.split(",") if key.strip()]
         except (ValueError, UnicodeEncodeError):
@@ -52,6 +57,8 @@ class Sealer:
 
     def open(self, kind: str, key: str, sealed: bytes | str) -> dict[str, Any] | None:
         """The value of a sealed record; None when it is expired, tampered with or not this kind's and key's."""
+        from cryptography.fernet import InvalidToken  # noqa: PLC0415
+
         try:
             record = json.loads(self._fernet.decrypt(sealed.encode("ascii") if isinstance(sealed, str) else sealed))
         except (InvalidToken, ValueError):  # UnicodeEncodeError too: not a token
@@ -102,25 +109,33 @@ class RedisStore:
     def _name(self, kind: str, key: str) -> str:
         return f"{self._prefix}:{record_name(kind, key)}"
 
+    async def _run(self, command: str, *args: Any, **options: Any) -> Any:
+        import redis.exceptions  # noqa: PLC0415
+
+        try:
+            return await getattr(self._redis, command)(*args, **options)
+        except redis.exceptions.RedisError as exc:
+            raise StoreError(f"the token store (REDIS_URL) failed: {type(exc).__name__}") from None
+
     async def put(self, kind: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
         """Keep ``value`` (Redis expires it after ``ttl`` seconds)."""
         expires = time.time() + ttl if ttl is not None else None
         sealed = self._sealer.seal(kind, key, value, expires)
-        await self._redis.set(self._name(kind, key), sealed, px=int(ttl * 1000) if ttl is not None else None)
+        await self._run("set", self._name(kind, key), sealed, px=int(ttl * 1000) if ttl is not None else None)
 
     async def get(self, kind: str, key: str) -> dict[str, Any] | None:
         """The value, or None."""
-        sealed = await self._redis.get(self._name(kind, key))
+        sealed = await self._run("get", self._name(kind, key))
         return self._sealer.open(kind, key, sealed) if sealed is not None else None
 
     async def take(self, kind: str, key: str) -> dict[str, Any] | None:
         """The value, removed atomically (GETDEL)."""
-        sealed = await self._redis.getdel(self._name(kind, key))
+        sealed = await self._run("getdel", self._name(kind, key))
         return self._sealer.open(kind, key, sealed) if sealed is not None else None
 
     async def delete(self, kind: str, key: str) -> None:
         """Forget the record."""
-        await self._redis.delete(self._name(kind, key))
+        await self._run("delete", self._name(kind, key))
 
     async def close(self) -> None:
         """Close the connection pool."""
@@ -142,13 +157,19 @@ class FolderStore:
         """Keep ``value``: written whole to a temporary file, then renamed over the old one."""
         expires = time.time() + ttl if ttl is not None else None
         sealed = self._sealer.seal(kind, key, value, expires)
+        try:
+            self._write(self._path(kind, key), sealed)
+        except OSError as exc:
+            raise StoreError(f"the token store (TOKEN_DIR) cannot be written: {exc.strerror}") from None
+
+    def _write(self, path: Path, sealed: bytes) -> None:
         handle, temporary = tempfile.mkstemp(dir=self._folder, prefix=".new-")
         try:
             with os.fdopen(handle, "wb") as file:
                 file.write(sealed)
                 file.flush()
                 os.fsync(file.fileno())
-            os.replace(temporary, self._path(kind, key))
+            os.replace(temporary, path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
@@ -195,7 +216,12 @@ def open_store(*, redis_url: str, folder: str, keys: str, prefix: str) -> Store:
     """The store the settings name: Redis when ``redis_url`` is set, else ``folder``."""
     sealer = Sealer(keys, f"{prefix}_TOKEN_KEY")
     if redis_url:
-        return RedisStore(redis_url, sealer, prefix=prefix.lower())
+        try:
+            return RedisStore(redis_url, sealer, prefix=prefix.lower())
+        except ValueError:  # the message would quote the URL, and its password
+            raise SettingError(
+                f"{prefix}_REDIS_URL is not a Redis URL: expected redis://, rediss:// or unix://"
+            ) from None
     try:
         return FolderStore(folder, sealer)
     except OSError as exc:

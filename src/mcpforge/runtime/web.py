@@ -35,6 +35,8 @@ from .bridge import bridge_routes
 from .contract import ToolsFile
 from .observe import Observer
 from .settings import Settings
+from .signin import SignIn
+from .signin_web import Identity, sign_in_routes
 
 __all__ = ["Lifecycle", "http_app", "transport_security"]
 
@@ -104,11 +106,15 @@ def http_app(
     *,
     toolsets: Sequence[str] | None = None,
     observer: Observer | None = None,
+    sign_in: SignIn | None = None,
+    identity: Identity | None = None,
 ) -> tuple[Starlette, Lifecycle]:
     """The ASGI application of HTTP mode (``guard``: the endpoint's protection), and its lifecycle.
 
     ``observer`` is the server's (the bridge's calls are reported with the MCP endpoint's); with
-    ``METRICS`` on, its metrics are served at ``/metrics`` behind the endpoint's protection.
+    ``METRICS`` on, its metrics are served at ``/metrics`` behind the endpoint's protection. With
+    ``sign_in``, the sign-in pages are served under ``/signin`` (``identity``: where a person proves
+    to be the caller, when the endpoint uses OAuth).
     """
     manager = StreamableHTTPSessionManager(
         app=server,
@@ -142,6 +148,8 @@ def http_app(
         routes.append(Route("/metrics", endpoint=RequireAccess(metrics, guard) if guard else metrics))
     if settings.bridge or settings.bridge_token:
         routes += _bridge(lifecycle, guard, settings, toolsets)
+    if sign_in is not None:
+        routes += sign_in_routes(sign_in, identity, server_title=data["server"]["title"])
     middleware = []
     if guard is not None:
         middleware = [
@@ -152,12 +160,22 @@ def http_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with manager.run(), http_client(settings) as client:
-            lifecycle.api = Api(data, settings, client, toolsets=toolsets, observer=observer)
+            lifecycle.api = Api(
+                data,
+                settings,
+                client,
+                toolsets=toolsets,
+                observer=observer,
+                sign_in=sign_in,
+                protected=guard is not None,
+            )
             lifecycle.ready = True
             try:
                 yield
             finally:
                 lifecycle.ready = False
+                if sign_in is not None:
+                    await sign_in.close()
 
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan), lifecycle
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcpforge.openapi.model import SecurityScheme
-from mcpforge.runtime.contract import FORMAT_VERSION, Binding, SchemeConfig, ServerConfig, ToolEntry, ToolsFile
+from mcpforge.runtime.contract import (
+    FORMAT_VERSION,
+    Binding,
+    SchemeConfig,
+    ServerConfig,
+    SignInFlow,
+    ToolEntry,
+    ToolsFile,
+)
 from mcpforge.targets.mcp import mcp_tool
 from mcpforge.text.names import ProjectNames, credential_env_names
 from mcpforge.text.prose import bounded
@@ -34,16 +42,33 @@ def _scheme_config(scheme: SecurityScheme, prefix: str, scopes: Sequence[str]) -
             "env": credential_env_names(prefix, scheme.key, ["username", "password"]),
         }
     if scheme.type == "oauth2":
-        flow = next((f for f in scheme.flows if f.kind == "clientCredentials" and f.token_url), None)
-        if flow is None or flow.token_url is None:
-            return {"type": "oauth2", "env": credential_env_names(prefix, scheme.key, ["token"])}
-        return {
-            "type": "oauth2",
-            "env": credential_env_names(prefix, scheme.key, ["token", "clientId", "clientSecret"]),
-            "tokenUrl": flow.token_url,
-            "scopes": list(scopes),
-            "optionalEnv": credential_env_names(prefix, scheme.key, ["tokenUrl"]),
-        }
+        config: SchemeConfig = {"type": "oauth2", "env": credential_env_names(prefix, scheme.key, ["token"])}
+        optional: list[str] = []
+        client = next((f for f in scheme.flows if f.kind == "clientCredentials" and f.token_url), None)
+        if client is not None and client.token_url is not None:
+            config["tokenUrl"] = client.token_url
+            config["scopes"] = list(scopes)
+            optional.append("tokenUrl")
+        code = next((f for f in scheme.flows if f.kind == "authorizationCode" and f.token_url), None)
+        if code is not None and code.token_url is not None and code.authorization_url:
+            flow: SignInFlow = {
+                "authorizationUrl": code.authorization_url,
+                "tokenUrl": code.token_url,
+                "scopes": list(scopes),
+            }
+            if code.refresh_url:
+                flow["refreshUrl"] = code.refresh_url
+            if scheme.metadata_url:
+                flow["metadataUrl"] = scheme.metadata_url
+            config["signIn"] = flow
+            optional[:0] = ["authorizationUrl"] if "tokenUrl" in optional else ["authorizationUrl", "tokenUrl"]
+        if optional:
+            # One call for every variable: a collision with a server setting renames them all alike.
+            kinds = ["token", "clientId", "clientSecret"]
+            names = credential_env_names(prefix, scheme.key, [*kinds, *optional])
+            config["env"] = {kind: names[kind] for kind in kinds}
+            config["optionalEnv"] = {kind: names[kind] for kind in optional}
+        return config
     # http bearer (and other http schemes), openIdConnect: a bearer token from the environment
     return {
         "type": scheme.type,

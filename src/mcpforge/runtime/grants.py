@@ -1,0 +1,108 @@
+"""Requests to an OAuth2 token endpoint: the client-credentials, authorization-code and refresh grants.
+
+One place sends them, so every grant authenticates its client the same way (HTTP basic, or the id
+and secret in the form: RFC 6749 section 2.3.1), reads the answer the same way, and fails with one
+:class:`GrantError` line naming the endpoint and what to check, never a secret or a token. PKCE
+(RFC 7636) pairs are made here too.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import httpx
+
+__all__ = ["ClientAuth", "Grant", "GrantError", "pkce_pair", "request_token"]
+
+ClientAuth = Literal["basic", "post"]
+_DEFAULT_LIFETIME = 3600.0  # seconds, when the answer gives no expires_in
+
+
+class GrantError(Exception):
+    """The token endpoint refused or failed; ``error`` is its OAuth error code (``invalid_grant``...), if any."""
+
+    def __init__(self, message: str, *, error: str = "", status: int | None = None) -> None:
+        super().__init__(message)
+        self.error = error
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a token endpoint granted: the access token, when it expires (Unix time), and the rest."""
+
+    access_token: str
+    expires_at: float
+    refresh_token: str = ""
+    scope: str = ""
+    id_token: str = ""
+
+
+def pkce_pair() -> tuple[str, str]:
+    """A PKCE code verifier and its S256 challenge."""
+    verifier = secrets.token_urlsafe(48)
+    digest = hashlib.sha256(verifier.encode("ascii")).digest()
+    return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+async def request_token(
+    client: httpx.AsyncClient,
+    url: str,
+    form: dict[str, str],
+    *,
+    client_id: str,
+    client_secret: str,
+    auth: ClientAuth = "basic",
+) -> Grant:
+    """Ask ``url`` for a token with ``form`` (the grant's fields), the client authenticated as ``auth`` says.
+
+    A client without a secret (a public client, PKCE only) sends its id in the form.
+    """
+    data = dict(form)
+    credentials: Any = httpx.USE_CLIENT_DEFAULT
+    if client_secret and auth == "basic":
+        credentials = (client_id, client_secret)
+    else:
+        data["client_id"] = client_id
+        if client_secret:
+            data["client_secret"] = client_secret
+    try:
+        response = await client.post(url, data=data, auth=credentials, headers={"Accept": "application/json"})
+    except httpx.TimeoutException:
+        raise GrantError(f"the OAuth2 token endpoint {url} did not answer in time") from None
+    except httpx.HTTPError as exc:
+        raise GrantError(f"the OAuth2 token request to {url} failed: {type(exc).__name__}: {exc}") from None
+    try:
+        payload: Any = response.json()
+    except ValueError:
+        payload = None
+    answer = payload if isinstance(payload, dict) else {}
+    if response.status_code >= 400:
+        error = str(answer.get("error") or "")[:64]
+        detail = f" ({error})" if error.replace("_", "").isalnum() else ""
+        raise GrantError(
+            f"the OAuth2 token endpoint {url} refused the request (HTTP {response.status_code}){detail}",
+            error=error,
+            status=response.status_code,
+        )
+    token = answer.get("access_token")
+    if not isinstance(token, str) or not token:
+        raise GrantError(
+            f"the OAuth2 token endpoint {url} answered without an access_token (HTTP {response.status_code})"
+        )
+    try:
+        lifetime = float(answer.get("expires_in") or _DEFAULT_LIFETIME)
+    except (TypeError, ValueError):
+        lifetime = _DEFAULT_LIFETIME
+    return Grant(
+        access_token=token,
+        expires_at=time.time() + max(lifetime, 0.0),
+        refresh_token=str(answer.get("refresh_token") or ""),
+        scope=str(answer.get("scope") or ""),
+        id_token=str(answer.get("id_token") or ""),
+    )

@@ -1,0 +1,249 @@
+"""Per-user sign-in to an OAuth API, end to end: real oidc-provider, real Redis, two installed replicas, the SDK client.
+
+oidc-provider plays both authorization servers: the MCP endpoint's (people get MCP tokens from it)
+and the API's (people sign in to the API there; its access tokens are JWTs for the API, expiring
+after a few seconds so a refresh is needed). Scripted browsers log in as alice and bob.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import re
+import secrets
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import parse_qs, urlsplit
+
+import anyio
+import httpx
+import jwt
+import pytest
+import redis
+from cryptography.fernet import Fernet
+from mcp import ClientSession, types
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from browser import Browser
+from conftest import FIXTURES
+from e2e.authserver import AuthServer, auth_server
+from e2e.harness import Project, generate_project, server_env, wait_for_port
+from helpers import free_port, redis_server, serve
+
+API_RESOURCE = "https://notes.example.com/"
+CLIENT_REDIRECT = "http://127.0.0.1:9/mcp-client-callback"  # nothing serves it: the browser stops there
+pytestmark = pytest.mark.e2e
+
+
+class NotesApi:
+    """The API: accepts only JWTs the authorization server issued for it, and says whose they are."""
+
+    def __init__(self) -> None:
+        self.server: AuthServer | None = None
+        self.seen: list[tuple[str, str]] = []  # (subject, token) of every call
+
+    async def me(self, request: Request) -> JSONResponse:
+        assert self.server is not None
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        try:
+            claims = jwt.decode(
+                token, self.server.key.public_key(), algorithms=["RS256"], audience=API_RESOURCE,
+                issuer=self.server.issuer,
+            )  # fmt: skip
+        except jwt.InvalidTokenError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=401)
+        self.seen.append((claims["sub"], token))
+        return JSONResponse({"subject": claims["sub"], "token": claims["jti"]})
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[Route("/me", self.me), Route("/status", lambda _: JSONResponse({"up": True}))])
+
+
+def mcp_token(server: AuthServer, browser: Browser, resource: str) -> str:
+    """An MCP access token for the person at ``browser`` (authorization code with PKCE, as an MCP client gets one)."""
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    query = httpx.QueryParams(
+        response_type="code", client_id="mcp-client", redirect_uri=CLIENT_REDIRECT, scope="openid tools:call",
+        resource=resource, code_challenge=challenge, code_challenge_method="S256", state="s",
+    )  # fmt: skip
+    answer = browser.open(f"{server.issuer}/auth?{query}", stop_at=CLIENT_REDIRECT)
+    code = parse_qs(urlsplit(answer.headers["location"]).query)["code"][0]
+    response = httpx.post(
+        f"{server.issuer}/token",
+        data={"grant_type": "authorization_code", "code": code, "redirect_uri": CLIENT_REDIRECT,
+              "code_verifier": verifier, "resource": resource},
+        auth=("mcp-client", server.clients["mcp-client"]),
+    )  # fmt: skip
+    response.raise_for_status()
+    return str(response.json()["access_token"])
+
+
+async def call(url: str, token: str, tool: str = "whoAmI") -> types.CallToolResult | MCPError:
+    """One tool call through the MCP SDK client with ``token``: its result, or the error it was answered with."""
+    async with (
+        create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http,
+        streamable_http_client(f"{url}/mcp", http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        try:
+            return await session.call_tool(tool, {})
+        except MCPError as exc:
+            return exc
+
+
+def sign_in_link(url: str, token: str) -> str:
+    """The sign-in link a call gets while its caller is not signed in (the URL-elicitation-required error)."""
+    answer = anyio.run(call, url, token)
+    assert isinstance(answer, MCPError), answer
+    error = answer.error
+    assert error.code == types.URL_ELICITATION_REQUIRED, error
+    (elicitation,) = error.data["elicitations"]
+    assert elicitation["mode"] == "url" and elicitation["url"] in error.message
+    return str(elicitation["url"])
+
+
+@contextlib.contextmanager
+def replica(project: Project, env: dict[str, str], port: int, log: Path) -> Iterator[str]:
+    with log.open("ab") as sink:
+        proc = subprocess.Popen(
+            [str(project.command), "--transport", "http", "--port", str(port), "--stateless"],
+            env=env, stdout=sink, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            wait_for_port(port, proc)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def counted(exposition: str, name: str) -> dict[str, int]:
+    """A counter's totals by outcome, summed over several replicas' expositions."""
+    totals: dict[str, int] = {}
+    for outcome, value in re.findall(name + r'\{outcome="(\w+)"\} ([0-9.]+)', exposition):
+        totals[outcome] = totals.get(outcome, 0) + int(float(value))
+    return totals
+
+
+def structured(result: types.CallToolResult | MCPError) -> Any:
+    assert isinstance(result, types.CallToolResult) and not result.is_error, result
+    return result.structured_content
+
+
+def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tmp_path: Path) -> None:
+    project = generate_project(FIXTURES / "specs" / "signin.yaml", tmp_path / "notes", e2e_python)
+    ports = [free_port(), free_port()]
+    urls = [f"http://127.0.0.1:{p}" for p in ports]
+    resource = f"{urls[0]}/mcp"
+    callbacks = [f"{urls[1]}/signin/callback"]
+    notes = NotesApi()
+    interactive = {
+        "mcp-client": {"client_secret": "mcp-client-secret-0123456789", "redirect_uris": [CLIENT_REDIRECT],
+                       "scope": "openid tools:call"},
+        "mcpforge-server": {"client_secret": "identity-secret-0123456789", "redirect_uris": callbacks,
+                            "scope": "openid"},
+        # The API's client authenticates in the form: the server finds out (basic is refused first).
+        "notes-client": {"client_secret": "notes-secret-0123456789", "redirect_uris": callbacks,
+                         "scope": "openid notes", "auth_method": "client_secret_post",
+                         "default_resource": API_RESOURCE},
+    }  # fmt: skip
+    resources = {
+        resource: {"scope": "tools:call", "format": "jwt", "ttl": 600},
+        API_RESOURCE: {"scope": "notes", "format": "jwt", "ttl": 4},
+    }
+    logs = [tmp_path / "replica-1.log", tmp_path / "replica-2.log"]
+    with (
+        auth_server(resources, {}, tmp_path, interactive=interactive) as server,
+        redis_server(tmp_path) as redis_url,
+        serve(notes.app()) as upstream,
+        contextlib.closing(Browser("alice")) as alice,
+        contextlib.closing(Browser("bob")) as bob,
+        contextlib.closing(redis.Redis.from_url(redis_url)) as store,
+    ):
+        notes.server = server
+        env = server_env(project, upstream, {
+            "NOTES_OAUTH_ISSUER": server.issuer,
+            "NOTES_OAUTH_RESOURCE": resource,
+            "NOTES_OAUTH_CLIENT_ID": "mcpforge-server",
+            "NOTES_OAUTH_CLIENT_SECRET": server.clients["mcpforge-server"],
+            "NOTES_ALLOWED_HOSTS": ",".join(urlsplit(u).netloc for u in urls),
+            "NOTES_NOTESAUTH_CLIENT_ID": "notes-client",
+            "NOTES_NOTESAUTH_CLIENT_SECRET": server.clients["notes-client"],
+            "NOTES_NOTESAUTH_AUTHORIZATION_URL": f"{server.issuer}/auth",
+            "NOTES_NOTESAUTH_TOKEN_URL": f"{server.issuer}/token",
+            "NOTES_TOKEN_KEY": Fernet.generate_key().decode(),
+            "NOTES_REDIS_URL": redis_url,
+            "NOTES_METRICS": "true",
+            "NOTES_LOG_LEVEL": "DEBUG",
+        })  # fmt: skip
+        # One public address for both (a load balancer's): here the second replica's, so the first
+        # replica's links are finished by the second, and its calls find what the second stored.
+        envs = [{**env, "NOTES_PUBLIC_URL": urls[1]}] * 2
+        tokens = {"alice": mcp_token(server, alice, resource), "bob": mcp_token(server, bob, resource)}
+        links: list[str] = []
+        with replica(project, envs[0], ports[0], logs[0]), replica(project, envs[1], ports[1], logs[1]):
+            # Not signed in: the call answers with a link to this server's own sign-in page.
+            assert structured(anyio.run(call, urls[0], tokens["alice"], "getStatus")) == {"up": True}
+            link = sign_in_link(urls[0], tokens["alice"])
+            links.append(link)
+            assert link.startswith(f"{urls[1]}/signin/")
+            page = httpx.get(link)
+            assert "alice" in page.text and "Notes API" in page.text
+            assert page.headers["referrer-policy"] == "no-referrer" and page.headers["cache-control"] == "no-store"
+
+            # Forwarded to bob: he must prove to be alice first, so his account is not attached to her.
+            refused = bob.open(link)
+            assert refused.status_code == 403 and "someone else" in refused.text
+            assert httpx.get(link).status_code == 410  # used up
+            link = sign_in_link(urls[0], tokens["alice"])
+            links.append(link)
+
+            finished = alice.open(link)
+            assert finished.status_code == 200 and "connected" in finished.text, finished.text
+            assert structured(anyio.run(call, urls[1], tokens["alice"]))["subject"] == "alice"
+
+            link = sign_in_link(urls[1], tokens["bob"])
+            links.append(link)
+            assert "connected" in bob.open(link).text
+            assert structured(anyio.run(call, urls[0], tokens["bob"]))["subject"] == "bob"
+            assert structured(anyio.run(call, urls[1], tokens["alice"]))["subject"] == "alice"
+
+            # The API's tokens live 4 s: after that, the next call refreshes alice's first.
+            first = notes.seen[-1][1]
+            time.sleep(5)
+            assert structured(anyio.run(call, urls[0], tokens["alice"]))["subject"] == "alice"
+            assert notes.seen[-1][1] != first
+            scraped = "".join(httpx.get(f"{u}/metrics", headers={"Authorization": f"Bearer {tokens['alice']}"}).text
+                              for u in urls)  # fmt: skip
+            assert counted(scraped, "mcp_token_refreshes_total") == {"ok": 1}
+            # Links: alice's forwarded one, her own, bob's.
+            assert counted(scraped, "mcp_sign_ins_total") == {"started": 3, "refused": 1, "completed": 2}
+
+        # Everyone reached the API with their own token only.
+        assert {subject for subject, _ in notes.seen} == {"alice", "bob"}
+        # Redis holds nothing readable: no token, no subject, no scheme name.
+        kept = b"".join(cast(bytes, k) + cast(bytes, store.get(k) or b"") for k in store.keys("*"))
+        assert kept and not any(t.encode() in kept for _, t in notes.seen)
+        assert not any(w in kept for w in (b"alice", b"bob", b"notesAuth", *(t.encode() for t in tokens.values())))
+
+        # Restarted, both replicas still know both people.
+        with replica(project, envs[0], ports[0], logs[0]), replica(project, envs[1], ports[1], logs[1]):
+            assert structured(anyio.run(call, urls[1], tokens["bob"]))["subject"] == "bob"
+            assert structured(anyio.run(call, urls[0], tokens["alice"]))["subject"] == "alice"
+
+    logged = "".join(log.read_text() for log in logs)
+    assert "/signin/" in logged and "GET /me" in logged  # the logs are there, at DEBUG
+    secrets_seen = [t for _, t in notes.seen] + list(tokens.values()) + [link.rsplit("/", 1)[1] for link in links]
+    assert not [s for s in secrets_seen if s in logged]
