@@ -14,7 +14,6 @@ import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -26,27 +25,18 @@ import httpx
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
+from .callers import CallContext, CallerCredentials
 from .contract import ToolEntry, ToolsFile, select_tools
-from .credentials import (
-    CredentialError,
-    Credentials,
-    TokenCache,
-    credential_secrets,
-    per_user_headers,
-    redaction_secrets,
-    user_credentials,
-)
+from .credentials import CredentialError, TokenCache
 from .defs import deref
-from .grants import GrantError
 from .http import ArgumentError, PreparedRequest, prepare_request
 from .media import media_kind
 from .observe import Observer
-from .redact import CALL_REDACTOR, Redactor
+from .redact import CALL_REDACTOR
 from .results import Response, Shaping, body_schema, error_result, response_result
 from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
-from .signin import Link, SignIn, SignInNeeded, current_caller
-from .store import StoreError
+from .signin import Link, SignIn, SignInNeeded
 from .tokens import BYTES_PER_TOKEN
 from .transport import PooledTransport
 
@@ -154,15 +144,6 @@ def _argument_errors(errors: Sequence[Any]) -> str:
     return "Invalid arguments:\n" + "\n".join(lines) + more
 
 
-@dataclass(frozen=True, slots=True)
-class _CallContext:
-    """What one call uses: its credentials, its redaction, and (per user) variable -> header names."""
-
-    credentials: Credentials
-    redact: Redactor
-    headers: Mapping[str, str]
-
-
 class Api:
     """The API behind the tools: validates arguments, sends requests, maps responses."""
 
@@ -187,71 +168,13 @@ class Api:
         self._base_path = base.path.rstrip("/")
         self._origin = f"{base.scheme}://{base.netloc}"
         self._base_query = parse_qsl(base.query, keep_blank_values=True)
-        self._tokens = tokens or TokenCache()
         self.observer = observer or Observer()
-        self._secrets = redaction_secrets(self._schemes, settings)
-        self.redact = Redactor(self._secrets)
         self.sign_in = sign_in
-        self._protected = protected  # the MCP endpoint names its callers (for sign-in)
-        self._values = self._server_values(settings)
-        self._shared = _CallContext(Credentials(self._schemes, self._values, self._tokens), self.redact, {})
-        self._per_user = per_user_headers(self._schemes, settings.per_user_credentials)
+        self._callers = CallerCredentials(data, settings, tokens or TokenCache(), sign_in, protected=protected)
+        self.redact = self._callers.redact
         self._query_credentials = {
             str(s.get("name")) for s in self._schemes.values() if s["type"] == "apiKey" and s.get("in") == "query"
         }
-
-    def _server_values(self, settings: Settings) -> dict[str, str]:
-        """The server's own credentials; a scheme users sign in to lends them neither its token nor its client."""
-        values = dict(settings.credentials)
-        for client in (self.sign_in.clients.values() if self.sign_in else ()):
-            env = self._schemes[client.key]["env"]
-            for kind in ("clientId", "clientSecret", *(() if settings.per_user_fallback else ("token",))):
-                values.pop(env.get(kind, ""), None)
-        return values
-
-    async def _context(self, entry: ToolEntry, headers: Mapping[str, str] | None) -> _CallContext:
-        """The credentials and redaction of one call: the server's, or the caller's own (headers, sign-in)."""
-        user = user_credentials(headers, self._per_user) if headers is not None and self._per_user else {}
-        user = {**await self._signed_in(entry, user), **user}
-        names = self._per_user if headers is not None else {}
-        if not user:
-            return _CallContext(self._shared.credentials, self.redact, names) if names else self._shared
-        fallback = self._settings.per_user_fallback
-        values = {k: v for k, v in self._values.items() if fallback or k not in self._per_user}
-        values.update(user)
-        redact = Redactor([*self._secrets, *credential_secrets(self._schemes, user)])
-        return _CallContext(Credentials(self._schemes, values, self._tokens), redact, names)
-
-    async def _signed_in(self, entry: ToolEntry, given: Mapping[str, str]) -> dict[str, str]:
-        """The caller's tokens for the sign-in schemes this operation uses (token variable -> token)."""
-        if self.sign_in is None:
-            return {}
-        caller = current_caller(protected=self._protected)
-        found = {}
-        for key in dict.fromkeys(key for alternative in entry["security"] for key, _ in alternative):
-            client = self.sign_in.clients.get(key)
-            if client is None or caller is None or client.token_variable in given:
-                continue
-            try:
-                token = await self.sign_in.token(caller, key)
-            except GrantError as exc:
-                raise CredentialError(f"refreshing your {key} sign-in failed: {exc}") from None
-            except StoreError as exc:
-                raise CredentialError(f"your {key} sign-in cannot be read: {exc}") from None
-            if token:
-                found[client.token_variable] = token
-        return found
-
-    def _sign_in_needed(self, entry: ToolEntry, context: _CallContext) -> str | None:
-        """The scheme the caller should sign in to, when that would let this operation run."""
-        if self.sign_in is None:
-            return None
-        for alternative in entry["security"]:
-            keys = [key for key, _ in alternative]
-            waiting = [key for key in keys if key in self.sign_in.clients]
-            if waiting and not context.credentials.missing([[[k, []] for k in keys if k not in waiting]]):
-                return str(waiting[0])
-        return None
 
     def _validator(self, key: str, schema: Mapping[str, Any]) -> Any:
         validator = self._validators.get(key)
@@ -307,7 +230,7 @@ class Api:
     ) -> types.CallToolResult:
         name = entry["tool"]["name"]
         try:
-            context = await self._context(entry, headers)
+            context = await self._callers.context(entry, headers)
         except CredentialError as exc:
             return error_result(str(exc))
         redact = context.redact
@@ -332,7 +255,7 @@ class Api:
         finally:
             CALL_REDACTOR.reset(token)
 
-    async def _call(self, entry: ToolEntry, arguments: dict[str, Any], context: _CallContext) -> types.CallToolResult:
+    async def _call(self, entry: ToolEntry, arguments: dict[str, Any], context: CallContext) -> types.CallToolResult:
         tool = entry["tool"]
         schema = tool["inputSchema"]
         arguments = drop_injected_nulls(arguments, schema, schema.get("$defs", {}))
@@ -354,19 +277,9 @@ class Api:
             except SelectionError as exc:
                 return error_result(str(exc))
         missing = context.credentials.missing(entry["security"], context.headers)
-        scheme = self._sign_in_needed(entry, context) if missing else None
-        if scheme is not None:
-            caller = current_caller(protected=self._protected)
-            if caller is None or self.sign_in is None:
-                return error_result(
-                    f"This operation needs the caller's own {scheme} sign-in, and this request names no user "
-                    "(the OpenAI bridge's own token); call it with an MCP access token"
-                )
-            try:
-                link = await self.sign_in.link(caller, scheme, tool["name"])
-            except StoreError as exc:
-                return error_result(f"This operation needs your {scheme} sign-in, and {exc}")
-            raise SignInNeeded(link)
+        problem = await self._callers.offer_sign_in(entry, context) if missing else None  # or SignInNeeded
+        if problem:
+            return error_result(problem)
         if missing and context.headers:
             return error_result(
                 f"This operation needs your own API credentials: send {' or '.join(missing)} with the request "
