@@ -26,6 +26,7 @@ import pytest
 import redis
 from cryptography.fernet import Fernet
 from mcp import ClientSession, types
+from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
@@ -104,21 +105,20 @@ async def call(url: str, token: str, tool: str = "whoAmI") -> types.CallToolResu
 
 
 def sign_in_link(url: str, token: str) -> str:
-    """The sign-in link a call gets while its caller is not signed in (the URL-elicitation-required error)."""
+    """The sign-in link a call gets while its caller is not signed in (a client without URL elicitation)."""
     answer = anyio.run(call, url, token)
-    assert isinstance(answer, MCPError), answer
-    error = answer.error
-    assert error.code == types.URL_ELICITATION_REQUIRED, error
-    (elicitation,) = error.data["elicitations"]
-    assert elicitation["mode"] == "url" and elicitation["url"] in error.message
-    return str(elicitation["url"])
+    assert isinstance(answer, types.CallToolResult) and answer.is_error, answer
+    text = answer.content[0].text if isinstance(answer.content[0], types.TextContent) else ""
+    found = re.search(r"sign in at (http://\S+/signin/[\w-]+) .*then call whoAmI again", text)
+    assert found, text
+    return found.group(1)
 
 
 @contextlib.contextmanager
-def replica(project: Project, env: dict[str, str], port: int, log: Path) -> Iterator[str]:
+def replica(project: Project, env: dict[str, str], port: int, log: Path, *, stateless: bool = True) -> Iterator[str]:
     with log.open("ab") as sink:
         proc = subprocess.Popen(
-            [str(project.command), "--transport", "http", "--port", str(port), "--stateless"],
+            [str(project.command), "--transport", "http", "--port", str(port), *(["--stateless"] * stateless)],
             env=env, stdout=sink, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
@@ -247,3 +247,61 @@ def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tm
     assert "/signin/" in logged and "GET /me" in logged  # the logs are there, at DEBUG
     secrets_seen = [t for _, t in notes.seen] + list(tokens.values()) + [link.rsplit("/", 1)[1] for link in links]
     assert not [s for s in secrets_seen if s in logged]
+
+
+def test_a_client_with_url_elicitation_signs_in_during_the_call(e2e_python: Path, tmp_path: Path) -> None:
+    """A stateful session: the call asks the client to open the link, waits for the sign-in, then answers."""
+    project = generate_project(FIXTURES / "specs" / "signin.yaml", tmp_path / "notes", e2e_python)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    notes = NotesApi()
+    interactive = {
+        "notes-client": {"client_secret": "notes-secret-0123456789", "redirect_uris": [f"{url}/signin/callback"],
+                         "scope": "openid notes", "default_resource": API_RESOURCE},
+    }  # fmt: skip
+    people = {"carol": "carol-mcp-token-0123456789abcdef", "dave": "dave-mcp-token-0123456789abcdef"}
+    asked: list[str] = []
+    with (
+        auth_server({API_RESOURCE: {"scope": "notes", "format": "jwt", "ttl": 600}}, {}, tmp_path,
+                    interactive=interactive) as server,
+        serve(notes.app()) as upstream,
+    ):  # fmt: skip
+        notes.server = server
+        env = server_env(project, upstream, {
+            "NOTES_AUTH_TOKENS": ",".join(people.values()),
+            "NOTES_NOTESAUTH_CLIENT_ID": "notes-client",
+            "NOTES_NOTESAUTH_CLIENT_SECRET": server.clients["notes-client"],
+            "NOTES_NOTESAUTH_AUTHORIZATION_URL": f"{server.issuer}/auth",
+            "NOTES_NOTESAUTH_TOKEN_URL": f"{server.issuer}/token",
+            "NOTES_TOKEN_KEY": Fernet.generate_key().decode(),
+            "NOTES_TOKEN_DIR": str(tmp_path / "tokens"),
+        })  # fmt: skip
+
+        async def session_of(person: str, mode: Any = "auto") -> types.CallToolResult:
+            """``person``'s call through the SDK's Client: 2026-07-28 (input requests) or "legacy" (2025-11-25)."""
+
+            async def open_link(_: Any, params: Any) -> types.ElicitResult:
+                assert isinstance(params, types.ElicitRequestURLParams)
+                asked.append(params.url)
+                with contextlib.closing(Browser(person)) as browser:
+                    page = await anyio.to_thread.run_sync(browser.open, params.url)
+                assert "connected" in page.text, page.text
+                return types.ElicitResult(action="accept")
+
+            async with create_mcp_http_client(headers={"Authorization": f"Bearer {people[person]}"}) as http:
+                transport = streamable_http_client(f"{url}/mcp", http_client=http)
+                async with Client(transport, mode=mode, elicitation_callback=open_link) as client:
+                    return await client.call_tool("whoAmI", {})
+
+        # Sessions (not stateless): a 2025-11-25 client can be sent an elicitation/create during the call.
+        with replica(project, env, port, tmp_path / "server.log", stateless=False) as _:
+            assert structured(anyio.run(session_of, "carol"))["subject"] == "carol"
+            assert structured(anyio.run(session_of, "dave", "legacy"))["subject"] == "dave"  # elicitation/create
+            assert structured(anyio.run(session_of, "carol", "legacy"))["subject"] == "carol"  # no second sign-in
+        assert len(asked) == 2 and all(link.startswith(f"{url}/signin/") for link in asked)
+        # Kept in the folder, encrypted: nothing there names a person or holds a token.
+        kept = b"".join(path.read_bytes() for path in (tmp_path / "tokens").iterdir())
+        assert kept and not any(word in kept for word in (b"carol", b"dave", *(t.encode() for _, t in notes.seen)))
+        with replica(project, env, port, tmp_path / "server.log") as _:  # restarted: still signed in
+            assert structured(anyio.run(session_of, "dave"))["subject"] == "dave"
+        assert len(asked) == 2

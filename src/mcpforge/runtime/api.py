@@ -36,14 +36,15 @@ from .redact import CALL_REDACTOR
 from .results import Response, Shaping, body_schema, error_result, response_result
 from .select import SelectionError, check_paths, parse_paths
 from .settings import Settings
-from .signin import Link, SignIn, SignInNeeded
+from .signin import Link, SignIn, SignInDeferred, SignInNeeded
 from .tokens import BYTES_PER_TOKEN
 from .transport import PooledTransport
 
 __all__ = ["Api", "Prompt", "drop_injected_nulls", "http_client", "retry_after"]
 
-# Asks the caller to follow a sign-in link (an MCP elicitation); True once they are signed in. It may
-# raise an MCPError instead (the URL-elicitation-required error), which ends the call.
+# Asks the caller to follow a sign-in link (an MCP elicitation); True once they are signed in, False to
+# answer with the link in an error result. It may end the call instead: SignInDeferred (an input
+# request in place of the result) or an MCPError (the URL-elicitation-required error).
 Prompt = Callable[[Link], Awaitable[bool]]
 
 logger = logging.getLogger(__name__)
@@ -203,8 +204,8 @@ class Api:
         with self.observer.tool_call(name) as report:
             try:
                 result = await self._call_guarded(name, arguments, headers, prompt)
-            except MCPError as exc:  # the prompt's answer: sign in first (the URL-elicitation-required error)
-                report.finish(error_result(exc.error.message))
+            except (MCPError, SignInDeferred) as exc:  # the prompt's answer instead of a result: sign in first
+                report.finish(error_result(str(exc)))
                 raise
             report.finish(result)
             return result

@@ -18,7 +18,7 @@ from .contract import ToolsFile, select_tools
 from .dynamic import META_TOOLS, Catalog
 from .observe import Observer
 from .settings import Settings
-from .signin import Link, SignIn
+from .signin import Link, SignIn, SignInDeferred
 
 __all__ = ["build_server"]
 
@@ -52,27 +52,42 @@ def _page_starts(tools: Sequence[types.Tool], settings: Settings) -> list[int]:
 
 # How long a call waits, after the person accepted a sign-in elicitation, for the sign-in to finish.
 SIGN_IN_WAIT = 300.0
+MULTI_ROUND_TRIP = "2026-07-28"  # the protocol version whose tool calls carry input requests (MRTR)
+SIGN_IN_INPUT = "sign_in"  # the key of the sign-in elicitation among a call's input requests
 
 
-async def _ask_to_sign_in(ctx: ServerRequestContext[Api], settings: Settings, link: Link) -> bool:
-    """Ask the MCP client to open ``link``: a URL-mode elicitation, the call going on once signed in.
+async def _ask_to_sign_in(
+    ctx: ServerRequestContext[Api], settings: Settings, responses: types.InputResponses | None, link: Link
+) -> bool:
+    """Ask the MCP client to open ``link`` (URL-mode elicitation); True once the caller is signed in.
 
-    A client without URL-mode elicitation, or a connection that cannot carry a request to the
-    client (stateless HTTP), gets the URL-elicitation-required error instead: it shows the link,
-    and the call is made again after the sign-in.
+    Clients that declare URL-mode elicitation get it: on protocol 2026-07-28 as the call's input
+    request (the client calls again with the person's answer, on any replica); before it as an
+    ``elicitation/create`` request during the call, or, where the connection cannot carry one
+    (stateless HTTP), the URL-elicitation-required error. Other clients get the link in an error
+    result (False), which a model can show.
     """
     capabilities = ctx.session.client_capabilities
     elicitation = capabilities.elicitation if capabilities else None
     sign_in = ctx.lifespan_context.sign_in
-    if elicitation is not None and elicitation.url is not None and not settings.stateless and sign_in is not None:
+    if elicitation is None or elicitation.url is None or sign_in is None:
+        return False
+    if ctx.protocol_version >= MULTI_ROUND_TRIP:
+        answer = (responses or {}).get(SIGN_IN_INPUT)
+        if answer is None:
+            request = types.ElicitRequest(
+                params=types.ElicitRequestURLParams(message=link.message, url=link.url, elicitation_id=link.id)
+            )
+            raise SignInDeferred(types.InputRequiredResult(input_requests={SIGN_IN_INPUT: request}), link)
+        accepted = isinstance(answer, types.ElicitResult) and answer.action == "accept"
+        return accepted and await sign_in.wait(link, SIGN_IN_WAIT)
+    if not settings.stateless:
         try:
             answer = await ctx.session.elicit_url(link.message, link.url, link.id, related_request_id=ctx.request_id)
         except NoBackChannelError:
             pass
         else:
-            if answer.action != "accept":
-                return False
-            done = await sign_in.wait(link, SIGN_IN_WAIT)
+            done = answer.action == "accept" and await sign_in.wait(link, SIGN_IN_WAIT)
             if done:
                 await ctx.session.send_elicit_complete(link.id, related_request_id=ctx.request_id)
             return done
@@ -139,15 +154,20 @@ def build_server(
         end = starts[index + 1] if index + 1 < len(starts) else len(tools)
         return types.ListToolsResult(tools=tools[start:end], next_cursor=str(end) if end < len(tools) else None)
 
-    async def call_tool(ctx: ServerRequestContext[Api], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(
+        ctx: ServerRequestContext[Api], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
         # HTTP mode: the request's headers may carry per-user API credentials (never its Authorization).
         headers = dict(ctx.request.headers) if isinstance(ctx.request, Request) else None
-        prompt = functools.partial(_ask_to_sign_in, ctx, settings)
-        if catalog is not None:
-            return await catalog.call(
-                ctx.lifespan_context, params.name, params.arguments, headers=headers, prompt=prompt
-            )
-        return await ctx.lifespan_context.call(params.name, params.arguments, headers=headers, prompt=prompt)
+        prompt = functools.partial(_ask_to_sign_in, ctx, settings, params.input_responses)
+        api = ctx.lifespan_context
+        try:
+            if catalog is not None:
+                return await catalog.call(api, params.name, params.arguments, headers=headers, prompt=prompt)
+            return await api.call(params.name, params.arguments, headers=headers, prompt=prompt)
+        except SignInDeferred as deferred:
+            answer: types.InputRequiredResult = deferred.answer
+            return answer
 
     return Server(
         config["name"],

@@ -39,6 +39,7 @@ __all__ = [
     "Link",
     "SignIn",
     "SignInClient",
+    "SignInDeferred",
     "SignInNeeded",
     "current_caller",
     "sign_in_schemes",
@@ -126,6 +127,15 @@ class Link:
     scheme: str
     caller: Caller
     message: str
+
+
+class SignInDeferred(Exception):
+    """The MCP layer answers the call with ``answer`` (an input request to open the link) instead of a result."""
+
+    def __init__(self, answer: Any, link: Link) -> None:
+        super().__init__(link.message)
+        self.answer = answer
+        self.link = link
 
 
 class SignInNeeded(Exception):
