@@ -280,7 +280,7 @@ def test_a_client_with_url_elicitation_signs_in_during_the_call(e2e_python: Path
         async def session_of(person: str, mode: Any = "auto") -> types.CallToolResult:
             """``person``'s call through the SDK's Client: 2026-07-28 (input requests) or "legacy" (2025-11-25)."""
 
-            async def open_link(_: Any, params: Any) -> types.ElicitResult:
+            async def open_link(context: Any, params: Any) -> types.ElicitResult:
                 assert isinstance(params, types.ElicitRequestURLParams)
                 asked.append(params.url)
                 with contextlib.closing(Browser(person)) as browser:
