@@ -71,6 +71,11 @@ def test_compose_runs_two_replicas_behind_the_generated_nginx_configuration(proj
     for name in replicas:
         assert services[name]["env_file"] == ".env"
         assert services[name]["environment"]["PETSTORE_STATELESS"] == "true"
+        # Both replicas keep users' sign-ins in the same Redis, which keeps them across restarts.
+        assert services[name]["environment"]["PETSTORE_REDIS_URL"] == "redis://redis:6379/0"
+        assert services[name]["depends_on"] == ["redis"]
+    assert services["redis"]["image"].startswith("redis:") and "--appendonly" in services["redis"]["command"]
+    assert services["redis"]["volumes"] == ["redis-data:/data"] and "redis-data" in compose["volumes"]
     nginx = services["nginx"]
     assert nginx["volumes"] == ["./deploy/nginx.conf:/etc/nginx/nginx.conf:ro"]
     conf = (project / "deploy" / "nginx.conf").read_text()

@@ -127,6 +127,12 @@ def project_parts(
             {"variable": variable, "header": header}
             for variable, header in per_user_headers(config["securitySchemes"], ["all"]).items()
         ],
+        # Schemes users sign in to (authorization code): the README explains how to turn it on.
+        "sign_in": [
+            {"scheme": comment(key), "client_id": scheme["env"]["clientId"], "secret": scheme["env"]["clientSecret"]}
+            for key, scheme in config["securitySchemes"].items()
+            if "signIn" in scheme
+        ],
         "tools": [
             {
                 "name": t.name,
