@@ -122,7 +122,7 @@ def test_the_pages_name_the_caller_safely_and_a_link_works_once_in_one_browser(t
         sent = browser.post(path, follow_redirects=False)
         assert sent.status_code == 303 and browser.post(path).status_code == 410
         cookie = sent.headers["set-cookie"].lower()
-        assert "httponly" in cookie and "samesite=lax" in cookie and "path=/notes/signin" in cookie and "secure" in cookie
+        assert all(part in cookie for part in ("httponly", "samesite=lax", "path=/notes/signin", "secure"))
         target = urlsplit(sent.headers["location"])
         query = {k: v[0] for k, v in parse_qs(target.query).items()}
         assert target.netloc == "id.example.com" and query["x"] == "1" and query["code_challenge_method"] == "S256"
