@@ -140,7 +140,7 @@ def test_a_token_is_refreshed_before_it_expires_and_a_refused_refresh_means_sign
     forms: list[dict[str, str]] = []
 
     async def token(request: Request) -> JSONResponse:
-        forms.append(dict(await request.form()))
+        forms.append({k: str(v) for k, v in (await request.form()).items()})
         answer = answers.pop(0)
         return JSONResponse(answer, status_code=400 if "error" in answer else 200)
 
@@ -159,7 +159,7 @@ def test_a_token_is_refreshed_before_it_expires_and_a_refused_refresh_means_sign
             answers.append({"error": "invalid_grant"})
             refused = await flow.token(caller, "notesAuth")
             await flow.close()
-            return [fresh, refreshed, kept and kept["refresh_token"], refused]
+            return [fresh, refreshed, str(kept["refresh_token"]) if kept else None, refused]
 
         assert anyio.run(scenario) == ["first", "second", "r1", None]
     assert [f["grant_type"] for f in forms] == ["refresh_token", "refresh_token"]
