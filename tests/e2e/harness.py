@@ -187,11 +187,12 @@ def http_server(
 ) -> Iterator[str]:
     """The generated server of ``project`` in HTTP mode; yields its base URL (MCP is at ``/mcp``).
 
-    ``log`` receives everything the server writes (for secret scans).
+    ``log`` receives everything the server writes (for secret scans), after what it already holds
+    (a restarted server's log goes on).
     """
     port = port or free_port()
     with contextlib.ExitStack() as stack:
-        sink: Any = stack.enter_context(log.open("wb")) if log is not None else subprocess.DEVNULL
+        sink: Any = stack.enter_context(log.open("ab")) if log is not None else subprocess.DEVNULL
         proc = subprocess.Popen(
             [str(project.command), "--transport", "http", "--port", str(port), *flags],
             env=env,

@@ -12,9 +12,7 @@ import contextlib
 import hashlib
 import re
 import secrets
-import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
@@ -38,7 +36,7 @@ from starlette.routing import Route
 from browser import Browser
 from conftest import FIXTURES
 from e2e.authserver import AuthServer, auth_server
-from e2e.harness import Project, generate_project, server_env, wait_for_port
+from e2e.harness import Project, generate_project, http_server, server_env
 from helpers import free_port, redis_server, serve
 
 API_RESOURCE = "https://notes.example.com/"
@@ -114,19 +112,11 @@ def sign_in_link(url: str, token: str) -> str:
     return found.group(1)
 
 
-@contextlib.contextmanager
-def replica(project: Project, env: dict[str, str], port: int, log: Path, *, stateless: bool = True) -> Iterator[str]:
-    with log.open("ab") as sink:
-        proc = subprocess.Popen(
-            [str(project.command), "--transport", "http", "--port", str(port), *(["--stateless"] * stateless)],
-            env=env, stdout=sink, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            wait_for_port(port, proc)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+def replica(
+    project: Project, env: dict[str, str], port: int, log: Path, *, stateless: bool = True
+) -> contextlib.AbstractContextManager[str]:
+    """One replica of the server on ``port``, logging to ``log`` (which a restart goes on writing)."""
+    return http_server(project, env, *(["--stateless"] * stateless), port=port, log=log)
 
 
 def counted(exposition: str, name: str) -> dict[str, int]:
