@@ -54,11 +54,22 @@ def tool(toolset: ToolSet, name: str) -> Any:
     return next(t for t in toolset.tools if t.name == name)
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    """A TCP port nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A TCP port nothing listens on right now, and never handed out before in this test run.
+
+    A test often picks a server's port long before the server binds it (its URL goes into another
+    server's configuration first): a port handed out twice would then go to two servers.
+    """
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def first_answer(url: str, proc: subprocess.Popen[str], seconds: float = 30) -> httpx.Response:
