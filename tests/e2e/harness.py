@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -205,3 +206,28 @@ def http_server(
         finally:
             proc.terminate()
             proc.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def nginx(conf: str, work: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """Real nginx with ``conf``, in the foreground, logging to stderr."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / "nginx.conf"
+    path.write_text(conf, encoding="utf-8")
+    global_directives = f"daemon off; pid {work / 'nginx.pid'}; error_log {work / 'error.log'};"
+    proc = subprocess.Popen([binary, "-p", str(work), "-c", str(path), "-g", global_directives])
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def nginx_in_front(conf: str, ports: list[int], listen: int) -> str:
+    """The generated nginx configuration as documented without compose: the replicas' and its own address."""
+    ours = conf.replace("server replica-1:8000", f"server 127.0.0.1:{ports[0]}")
+    ours = ours.replace("server replica-2:8000", f"server 127.0.0.1:{ports[1]}")
+    ours = ours.replace("listen 8080;", f"listen 127.0.0.1:{listen};")
+    assert ours.count("127.0.0.1:") == 3, "the generated configuration changed shape"
+    return ours

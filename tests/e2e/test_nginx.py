@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
@@ -18,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from e2e.harness import Project, server_env, wait_for_port
+from e2e.harness import Project, nginx, nginx_in_front, server_env, wait_for_port
 from helpers import free_port, serve
 from otlp import Receiver
 
@@ -32,22 +29,6 @@ async def pet(request: Request) -> JSONResponse:
 
 
 UPSTREAM = Starlette(routes=[Route("/pets/{pet_id}", pet)])
-
-
-@contextmanager
-def nginx(conf: str, work: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """Real nginx with ``conf``, in the foreground, logging to stderr."""
-    binary = shutil.which("nginx") or "/usr/sbin/nginx"
-    work.mkdir(parents=True, exist_ok=True)
-    path = work / "nginx.conf"
-    path.write_text(conf, encoding="utf-8")
-    global_directives = f"daemon off; pid {work / 'nginx.pid'}; error_log {work / 'error.log'};"
-    proc = subprocess.Popen([binary, "-p", str(work), "-c", str(path), "-g", global_directives])
-    try:
-        yield proc
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_the_generated_nginx_configuration_serves_two_replicas_watched(petstore: Project, tmp_path: Path) -> None:
@@ -77,11 +58,7 @@ def test_the_generated_nginx_configuration_serves_two_replicas_watched(petstore:
         try:
             for replica, replica_port in zip(replicas, ports, strict=True):
                 wait_for_port(replica_port, replica)
-            # The documented edit for a setup without compose: the upstream servers and the listening address.
-            ours = conf.replace("server replica-1:8000", f"server 127.0.0.1:{ports[0]}")
-            ours = ours.replace("server replica-2:8000", f"server 127.0.0.1:{ports[1]}")
-            ours = ours.replace("listen 8080;", f"listen 127.0.0.1:{port};")
-            assert ours.count("127.0.0.1:") == 3, "the generated configuration changed shape"
+            ours = nginx_in_front(conf, ports, port)
             url = f"http://127.0.0.1:{port}/mcp"
             with nginx(ours, tmp_path / "good") as proxy:
                 wait_for_port(port, proxy)

@@ -1,4 +1,4 @@
-"""Per-user sign-in to an OAuth API, end to end: real oidc-provider, real Redis, two installed replicas, the SDK client.
+"""Per-user sign-in to an OAuth API end to end: oidc-provider, Redis, nginx before two replicas, the SDK client.
 
 oidc-provider plays both authorization servers: the MCP endpoint's (people get MCP tokens from it)
 and the API's (people sign in to the API there; its access tokens are JWTs for the API, expiring
@@ -36,8 +36,9 @@ from starlette.routing import Route
 from browser import Browser
 from conftest import FIXTURES
 from e2e.authserver import AuthServer, auth_server
-from e2e.harness import Project, generate_project, http_server, server_env
+from e2e.harness import Project, generate_project, http_server, nginx, nginx_in_front, server_env, wait_for_port
 from helpers import free_port, redis_server, serve
+from otlp import Receiver
 
 API_RESOURCE = "https://notes.example.com/"
 CLIENT_REDIRECT = "http://127.0.0.1:9/mcp-client-callback"  # nothing serves it: the browser stops there
@@ -134,19 +135,19 @@ def structured(result: types.CallToolResult | MCPError) -> Any:
 
 def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tmp_path: Path) -> None:
     project = generate_project(FIXTURES / "specs" / "signin.yaml", tmp_path / "notes", e2e_python)
-    ports = [free_port(), free_port()]
+    ports, listen = [free_port(), free_port()], free_port()
     urls = [f"http://127.0.0.1:{p}" for p in ports]
-    resource = f"{urls[0]}/mcp"
-    callbacks = [f"{urls[1]}/signin/callback"]
+    public = f"http://127.0.0.1:{listen}"  # nginx, with the generated configuration, in front of both
+    resource = f"{public}/mcp"
+    callbacks = [f"{public}/signin/callback"]
     notes = NotesApi()
     interactive = {
         "mcp-client": {"client_secret": "mcp-client-secret-0123456789", "redirect_uris": [CLIENT_REDIRECT],
                        "scope": "openid tools:call"},
         "mcpforge-server": {"client_secret": "identity-secret-0123456789", "redirect_uris": callbacks,
                             "scope": "openid"},
-        # The API's client authenticates in the form: the server finds out (basic is refused first).
         "notes-client": {"client_secret": "notes-secret-0123456789", "redirect_uris": callbacks,
-                         "scope": "openid notes", "auth_method": "client_secret_post",
+                         "scope": "openid notes",
                          "default_resource": API_RESOURCE},
     }  # fmt: skip
     resources = {
@@ -154,10 +155,14 @@ def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tm
         API_RESOURCE: {"scope": "notes", "format": "jwt", "ttl": 4},
     }
     logs = [tmp_path / "replica-1.log", tmp_path / "replica-2.log"]
+    receiver = Receiver()
+    conf = nginx_in_front((project.root / "deploy" / "nginx.conf").read_text(), ports, listen)
     with (
         auth_server(resources, {}, tmp_path, interactive=interactive) as server,
         redis_server(tmp_path) as redis_url,
         serve(notes.app()) as upstream,
+        serve(receiver.app()) as collector,
+        nginx(conf, tmp_path / "nginx") as proxy,
         contextlib.closing(Browser("alice")) as alice,
         contextlib.closing(Browser("bob")) as bob,
         contextlib.closing(redis.Redis.from_url(redis_url)) as store,
@@ -168,7 +173,8 @@ def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tm
             "NOTES_OAUTH_RESOURCE": resource,
             "NOTES_OAUTH_CLIENT_ID": "mcpforge-server",
             "NOTES_OAUTH_CLIENT_SECRET": server.clients["mcpforge-server"],
-            "NOTES_ALLOWED_HOSTS": ",".join(urlsplit(u).netloc for u in urls),
+            "NOTES_ALLOWED_HOSTS": ",".join(urlsplit(u).netloc for u in [public, *urls]),
+            "NOTES_PUBLIC_URL": public,
             "NOTES_NOTESAUTH_CLIENT_ID": "notes-client",
             "NOTES_NOTESAUTH_CLIENT_SECRET": server.clients["notes-client"],
             "NOTES_NOTESAUTH_AUTHORIZATION_URL": f"{server.issuer}/auth",
@@ -177,18 +183,18 @@ def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tm
             "NOTES_REDIS_URL": redis_url,
             "NOTES_METRICS": "true",
             "NOTES_LOG_LEVEL": "DEBUG",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": collector,
+            "OTEL_BSP_SCHEDULE_DELAY": "100",
         })  # fmt: skip
-        # One public address for both (a load balancer's): here the second replica's, so the first
-        # replica's links are finished by the second, and its calls find what the second stored.
-        envs = [{**env, "NOTES_PUBLIC_URL": urls[1]}] * 2
+        wait_for_port(listen, proxy)
         tokens = {"alice": mcp_token(server, alice, resource), "bob": mcp_token(server, bob, resource)}
         links: list[str] = []
-        with replica(project, envs[0], ports[0], logs[0]), replica(project, envs[1], ports[1], logs[1]):
-            # Not signed in: the call answers with a link to this server's own sign-in page.
-            assert structured(anyio.run(call, urls[0], tokens["alice"], "getStatus")) == {"up": True}
-            link = sign_in_link(urls[0], tokens["alice"])
+        with replica(project, env, ports[0], logs[0]), replica(project, env, ports[1], logs[1]):
+            # Not signed in: the call answers with a link to the public sign-in page (nginx, either replica).
+            assert structured(anyio.run(call, public, tokens["alice"], "getStatus")) == {"up": True}
+            link = sign_in_link(public, tokens["alice"])
             links.append(link)
-            assert link.startswith(f"{urls[1]}/signin/")
+            assert link.startswith(f"{public}/signin/")
             page = httpx.get(link)
             assert "alice" in page.text and "Notes API" in page.text
             assert page.headers["referrer-policy"] == "no-referrer" and page.headers["cache-control"] == "no-store"
@@ -197,18 +203,20 @@ def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tm
             refused = bob.open(link)
             assert refused.status_code == 403 and "someone else" in refused.text
             assert httpx.get(link).status_code == 410  # used up
-            link = sign_in_link(urls[0], tokens["alice"])
+            link = sign_in_link(public, tokens["alice"])
             links.append(link)
 
             finished = alice.open(link)
             assert finished.status_code == 200 and "connected" in finished.text, finished.text
+            # Signed in through nginx: each replica finds alice's tokens in Redis.
+            assert structured(anyio.run(call, urls[0], tokens["alice"]))["subject"] == "alice"
             assert structured(anyio.run(call, urls[1], tokens["alice"]))["subject"] == "alice"
 
-            link = sign_in_link(urls[1], tokens["bob"])
+            link = sign_in_link(public, tokens["bob"])
             links.append(link)
             assert "connected" in bob.open(link).text
-            assert structured(anyio.run(call, urls[0], tokens["bob"]))["subject"] == "bob"
-            assert structured(anyio.run(call, urls[1], tokens["alice"]))["subject"] == "alice"
+            assert structured(anyio.run(call, public, tokens["bob"]))["subject"] == "bob"
+            assert structured(anyio.run(call, public, tokens["alice"]))["subject"] == "alice"
 
             # The API's tokens live 4 s: after that, the next call refreshes alice's first.
             first = notes.seen[-1][1]
@@ -229,9 +237,16 @@ def test_two_people_sign_in_to_the_api_through_two_replicas(e2e_python: Path, tm
         assert not any(w in kept for w in (b"alice", b"bob", b"notesAuth", *(t.encode() for t in tokens.values())))
 
         # Restarted, both replicas still know both people.
-        with replica(project, envs[0], ports[0], logs[0]), replica(project, envs[1], ports[1], logs[1]):
+        with replica(project, env, ports[0], logs[0]), replica(project, env, ports[1], logs[1]):
             assert structured(anyio.run(call, urls[1], tokens["bob"]))["subject"] == "bob"
             assert structured(anyio.run(call, urls[0], tokens["alice"]))["subject"] == "alice"
+
+        # Traced: each API request below its tool call; no token in any exported byte.
+        spans = receiver.wait_for({"tools/call whoAmI": len(notes.seen), "GET /me": len(notes.seen)})
+        calls = {s.span_id for s in spans if s.name == "tools/call whoAmI"}
+        assert all(s.parent_id in calls for s in spans if s.name == "GET /me")
+        exported = b"".join(receiver.bodies)
+        assert not any(t.encode() in exported for t in [*(t for _, t in notes.seen), *tokens.values()])
 
     logged = "".join(log.read_text() for log in logs)
     assert "/signin/" in logged and "GET /me" in logged  # the logs are there, at DEBUG

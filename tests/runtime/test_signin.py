@@ -175,3 +175,26 @@ def test_a_sign_in_link_never_reaches_a_log(caplog: pytest.LogCaptureFixture) ->
                                  None)  # fmt: skip
     SecretFilter(Redactor([])).filter(callback)
     assert "c0de" not in callback.getMessage() and "/signin/callback" in callback.getMessage()
+
+
+def test_auto_client_authentication_falls_back_to_the_form_once_and_remembers(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    async def token(request: Request) -> JSONResponse:
+        form = await request.form()
+        if "authorization" in request.headers:  # registered for client_secret_post: basic is refused
+            seen.append("basic")
+            return JSONResponse({"error": "invalid_client"}, status_code=401)
+        seen.append(f"post:{form.get('client_id')}:{form.get('client_secret')}")
+        return JSONResponse({"access_token": "granted", "expires_in": 60})
+
+    with serve(Starlette(routes=[Route("/token", token, methods=["POST"])])) as url:
+        flow = sign_in(tmp_path, url + "/token")
+
+        async def twice() -> list[str]:
+            grants = [await flow.grant(url + "/token", {"grant_type": "x"}, "id", "secret") for _ in range(2)]
+            await flow.close()
+            return [g.access_token for g in grants]
+
+        assert anyio.run(twice) == ["granted", "granted"]
+    assert seen == ["basic", "post:id:secret", "post:id:secret"]
