@@ -22,7 +22,10 @@ from .settings import SETTINGS, SettingError, Settings, all_settings, parse_valu
 from .tracing import TRACING_VARIABLES
 
 if TYPE_CHECKING:
+    from .access import Protection
     from .observe import Observer
+    from .signin import SignIn
+    from .signin_web import Identity
 
 __all__ = ["main", "run"]
 
@@ -125,7 +128,9 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     _serve_http(server, data, settings, guard, toolsets, observer, sign_in, identity)
 
 
-def _sign_in(data: ToolsFile, settings: Settings, guard: Any, observer: Observer) -> tuple[Any, Any]:
+def _sign_in(
+    data: ToolsFile, settings: Settings, guard: Protection | None, observer: Observer
+) -> tuple[SignIn | None, Identity | None]:
     """Per-user sign-in to the API (:mod:`.signin`), when a scheme with an authorization code flow has a client id.
 
     Returns the sign-in and the identity check (OAuth endpoint), or ``(None, None)``.
@@ -168,6 +173,10 @@ def _sign_in(data: ToolsFile, settings: Settings, guard: Any, observer: Observer
                 f"{prefix}_OAUTH_CLIENT_SECRET), the client the sign-in page confirms each person with at "
                 f"{settings.oauth_issuer}"
             )
+        from .oauth import OAuthVerifier  # noqa: PLC0415 - loaded already: the endpoint uses OAuth
+
+        if not isinstance(guard.verifier, OAuthVerifier):  # protection() makes one whenever an issuer is set
+            raise TypeError("an OAuth-protected endpoint without an OAuth verifier")
         identity = Identity(guard.verifier, settings.oauth_client_id, settings.oauth_client_secret or "")
     store = open_store(
         redis_url=settings.redis_url or "",
@@ -258,11 +267,11 @@ def _serve_http(
     server: Any,
     data: ToolsFile,
     settings: Settings,
-    guard: Any,
+    guard: Protection | None,
     toolsets: Sequence[str] | None,
     observer: Observer,
-    sign_in: Any,
-    identity: Any,
+    sign_in: SignIn | None,
+    identity: Identity | None,
 ) -> None:
     import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
 

@@ -34,12 +34,11 @@ class GrantError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Grant:
-    """What a token endpoint granted: the access token, when it expires (Unix time), and the rest."""
+    """What a token endpoint granted: the access token, when it expires (Unix time), refresh and ID tokens."""
 
     access_token: str
     expires_at: float
     refresh_token: str = ""
-    scope: str = ""
     id_token: str = ""
 
 
@@ -103,6 +102,5 @@ async def request_token(
         access_token=token,
         expires_at=time.time() + max(lifetime, 0.0),
         refresh_token=str(answer.get("refresh_token") or ""),
-        scope=str(answer.get("scope") or ""),
         id_token=str(answer.get("id_token") or ""),
     )
