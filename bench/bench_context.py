@@ -52,9 +52,9 @@ def _size(value: Any) -> int:
 
 
 def _listing(package: str, dynamic: bool) -> list[dict[str, Any]]:
-    server = importlib.import_module(f"{package}.server")
+    server = importlib.import_module(f"{package}.serving.server")
     data = importlib.import_module(f"{package}.contract").load_package_contract(package)
-    settings = importlib.import_module(f"{package}.settings").Settings(base_url="http://127.0.0.1:9")
+    settings = importlib.import_module(f"{package}.settings.table").Settings(base_url="http://127.0.0.1:9")
 
     async def run() -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []

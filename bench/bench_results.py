@@ -30,9 +30,9 @@ SPEC = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated
 
 from e2e.realistic import ExampleUpstream  # noqa: E402
 from helpers import contract_of, serve  # noqa: E402
-from mcpforge.runtime.api import Api, http_client  # noqa: E402
-from mcpforge.runtime.settings import Settings  # noqa: E402
-from mcpforge.runtime.tokens import tokens_of  # noqa: E402
+from mcpforge.runtime.calling.api import Api, http_client  # noqa: E402
+from mcpforge.runtime.results.tokens import tokens_of  # noqa: E402
+from mcpforge.runtime.settings.table import Settings  # noqa: E402
 
 REPO = {"owner": "octocat", "repo": "hello-world"}
 # (label, METHOD /path, arguments, fields the model asks for)

@@ -72,9 +72,9 @@ def _list_tools(src: Path, package: str) -> int:
 
     sys.path.insert(0, str(src))
     try:
-        module = importlib.import_module(f"{package}.server")
+        module = importlib.import_module(f"{package}.serving.server")
         data = importlib.import_module(f"{package}.contract").load_package_contract(package)
-        settings = importlib.import_module(f"{package}.settings").Settings(base_url="http://127.0.0.1:9")
+        settings = importlib.import_module(f"{package}.settings.table").Settings(base_url="http://127.0.0.1:9")
 
         async def listing() -> int:
             count, cursor = 0, None

@@ -73,7 +73,7 @@ def test_generate_without_arguments_reads_mcpforge_toml(tmp_path: Path) -> None:
     assert tool_names(out) == ["animals", "keepers"]  # x-mcp name kept; config description wins
     keepers = json.loads((out / "manifests" / "mcp-tools.json").read_text())[1]
     assert keepers["description"] == "Staff list."
-    assert (out / "src" / "zoo_mcp" / "server.py").is_file()
+    assert (out / "src" / "zoo_mcp" / "serving" / "server.py").is_file()
     # The command line wins over the file.
     assert invoke(tmp_path, "generate", "--methods", "get,post", "--include-deprecated")[0] == 0
     assert tool_names(out) == ["animals", "addAnimal", "keepers", "oldThing"]

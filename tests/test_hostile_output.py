@@ -17,8 +17,8 @@ PROBE = """
 import anyio, json, os, sys
 from mcp import Client
 from {package}.contract import load_package_contract
-from {package}.server import build_server
-from {package}.settings import read_settings
+from {package}.serving.server import build_server
+from {package}.settings.table import read_settings
 
 async def main():
     data = load_package_contract("{package}")

@@ -18,7 +18,7 @@ from e2e.argsynth import arguments
 from helpers import manifest_lint_errors
 from mcpforge.options.model import Options
 from mcpforge.pipeline import GenerationResult, generate
-from mcpforge.runtime.http import prepare_request  # copied byte for byte into every package
+from mcpforge.runtime.calling.request import prepare_request  # copied byte for byte into every package
 from mcpforge.targets.lint import detect_format, lint_manifest
 from strategies import documents
 

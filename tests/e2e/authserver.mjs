@@ -2,7 +2,8 @@
 // Usage: node authserver.mjs CONFIG.json   (OIDC_PROVIDER: path of oidc-provider's lib/index.js)
 // CONFIG: {issuer, port, jwks: {keys: [private JWKs]},
 //          clients: [{client_id, client_secret, scope, redirect_uris?, auth_method?, default_resource?}],
-//          resources: {"<resource URL>": {scope, format: "jwt" | "opaque", ttl}}}
+//          resources: {"<resource URL>": {scope, format: "jwt" | "opaque", ttl}},
+//          rotateRefreshTokens?: true (every refresh spends its refresh token; a reuse revokes the grant)}
 // Client credentials grant with RFC 8707 resource indicators: a token's audience is the resource
 // it was requested for; JWT resources get RFC 9068 access tokens signed with CONFIG.jwks.
 // A client with redirect_uris also gets the authorization code grant (PKCE, refresh tokens),
@@ -36,6 +37,7 @@ const provider = new Provider(config.issuer, {
   scopes: [...scopes],
   pkce: { required: () => true },
   issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),
+  ...(config.rotateRefreshTokens ? { rotateRefreshToken: true } : {}),
   features: {
     devInteractions: { enabled: interactive },
     clientCredentials: { enabled: true },

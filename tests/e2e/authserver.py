@@ -78,11 +78,14 @@ def auth_server(
     *,
     interactive: Mapping[str, Mapping[str, Any]] | None = None,
     port: int | None = None,
+    rotate_refresh_tokens: bool = False,
 ) -> Iterator[AuthServer]:
     """oidc-provider on a free port with ``resources`` (URL -> {scope, format}) and ``clients`` (id -> secret).
 
     ``interactive`` adds clients of the authorization code grant: id -> {client_secret, redirect_uris,
     scope, auth_method, default_resource} (people sign in through the development pages).
+    ``rotate_refresh_tokens``: each refresh spends its refresh token, and a spent one sent again
+    revokes the whole grant (as RFC 9700 asks of an authorization server).
     """
     if not PROVIDER.is_file():
         raise RuntimeError(f"missing {PROVIDER}: run ./scripts/test.sh, which installs oidc-provider@8.8.1")
@@ -97,6 +100,7 @@ def auth_server(
             *({"client_id": c, **options} for c, options in (interactive or {}).items()),
         ],
         "resources": resources,
+        "rotateRefreshTokens": rotate_refresh_tokens,
     }
     path = workdir / f"authserver-{port}.json"
     path.write_text(json.dumps(config), encoding="utf-8")

@@ -24,9 +24,9 @@ from e2e.harness import PrismServer
 from mcpforge.openapi.load import parse_text
 from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
-from mcpforge.runtime import toolcalls
-from mcpforge.runtime.api import Api
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.agents import toolcalls
+from mcpforge.runtime.calling.api import Api
+from mcpforge.runtime.settings.table import Settings
 
 
 @dataclass

@@ -84,7 +84,7 @@ def generate_project(spec: Path, out: Path, python: Path) -> Project:
     result = generate(case_options(spec))
     write_tree(result.files, out, force=True)
     pip(python, "--no-deps", "--no-build-isolation", "--force-reinstall", str(out))
-    lock_package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/server.py"))
+    lock_package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/tools.json"))
     data = json.loads((out / "src" / lock_package / "tools.json").read_text())
     return Project(
         root=out,

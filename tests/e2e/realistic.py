@@ -19,7 +19,7 @@ from mcpforge.diagnostics import Diagnostics
 from mcpforge.openapi.load import load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.refs import join_pointer
-from mcpforge.runtime.media import is_json
+from mcpforge.runtime.results.media import is_json
 
 PAGE_SIZE_PARAMETERS = ("per_page", "perPage", "page_size", "pageSize", "limit", "size", "count", "maxResults")
 DEFAULT_PAGE = 30

@@ -49,7 +49,7 @@ def agents(petstore: Project) -> ModuleType:
 
 
 def runner(agents: ModuleType, base_url: str, *, token: str | None) -> Any:
-    settings = sys.modules[agents.__name__.rsplit(".", 1)[0] + ".settings"]
+    settings = importlib.import_module(agents.__name__.rsplit(".", 1)[0] + ".settings.table")
     credentials = {"PETSTORE_BEARERAUTH_TOKEN": token} if token else {}
     return agents.ToolRunner(settings.Settings(base_url=base_url, credentials=credentials), concurrency=3)
 

@@ -13,8 +13,8 @@ from mcp import Client
 from e2e.harness import Project, server_env
 from e2e.test_server import list_all, stdio_session, text
 from mcpforge.runtime.contract import select_tools, toolset_names
-from mcpforge.runtime.server import build_server
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.serving.server import build_server
+from mcpforge.runtime.settings.table import Settings
 
 TOKEN = "dynamic-e2e-token"
 

@@ -14,8 +14,8 @@ from mcp import types
 from e2e.argsynth import arguments
 from e2e.harness import prism
 from helpers import contract_of
-from mcpforge.runtime.api import Api
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.calling.api import Api
+from mcpforge.runtime.settings.table import Settings
 from strategies import documents
 
 

@@ -19,11 +19,11 @@ from conftest import CORPUS
 from e2e.argsynth import arguments
 from e2e.realistic import PAGE_SIZE_PARAMETERS, ExampleUpstream
 from helpers import contract_of, serve
-from mcpforge.runtime.api import Api, http_client
-from mcpforge.runtime.results import body_schema
-from mcpforge.runtime.select import documented_fields
-from mcpforge.runtime.settings import Settings
-from mcpforge.runtime.tokens import tokens_of
+from mcpforge.runtime.calling.api import Api, http_client
+from mcpforge.runtime.results.responses import body_schema
+from mcpforge.runtime.results.select import documented_fields
+from mcpforge.runtime.results.tokens import tokens_of
+from mcpforge.runtime.settings.table import Settings
 
 BUDGET = 20_000
 DOCUMENTS = [

@@ -19,10 +19,17 @@ from starlette.routing import Route
 
 from conftest import FIXTURES
 from helpers import contract_of
-from mcpforge.runtime.access import Protection, RequireAccess, StaticTokens, is_loopback, protection, read_token_file
-from mcpforge.runtime.server import build_server
-from mcpforge.runtime.setting import SettingError
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.access.endpoint import (
+    Protection,
+    RequireAccess,
+    StaticTokens,
+    is_loopback,
+    protection,
+    read_token_file,
+)
+from mcpforge.runtime.serving.server import build_server
+from mcpforge.runtime.settings.setting import SettingError
+from mcpforge.runtime.settings.table import Settings
 
 TOKEN = "a-static-token-0123456789"
 

@@ -12,10 +12,10 @@ from starlette.applications import Starlette
 
 from conftest import FIXTURES
 from helpers import contract_of, serve
-from mcpforge.runtime.agents import ToolRunner
-from mcpforge.runtime.api import Api, http_client
-from mcpforge.runtime.bridge import bridge_routes
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.agents.bridge import bridge_routes
+from mcpforge.runtime.agents.runner import ToolRunner
+from mcpforge.runtime.calling.api import Api, http_client
+from mcpforge.runtime.settings.table import Settings
 
 TOKEN = "bridge-token-0123456789abcdef"
 DEEP = "[" * 100_000 + "]" * 100_000

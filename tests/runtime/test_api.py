@@ -12,9 +12,9 @@ from mcp import types
 
 from conftest import FIXTURES
 from helpers import contract_of, free_port, read_body, serve
-from mcpforge.runtime.api import Api, http_client
-from mcpforge.runtime.settings import read_settings
-from mcpforge.runtime.tokens import tokens_of
+from mcpforge.runtime.calling.api import Api, http_client
+from mcpforge.runtime.results.tokens import tokens_of
+from mcpforge.runtime.settings.table import read_settings
 
 SECRET = "sk-live-very-secret-value"
 PNG = base64.b64decode(
@@ -242,7 +242,7 @@ def test_large_results_fit_the_budget_as_valid_json_with_a_note_and_the_next_pag
 
 
 def test_a_missing_credential_names_every_accepted_alternative() -> None:
-    from mcpforge.runtime.credentials import Credentials, TokenCache
+    from mcpforge.runtime.access.credentials import Credentials, TokenCache
 
     schemes: Any = {
         "key": {"type": "apiKey", "in": "header", "name": "X-Key", "env": {"apiKey": "P_KEY_API_KEY"}},

@@ -17,10 +17,10 @@ from starlette.routing import Route
 
 from conftest import FIXTURES
 from helpers import contract_of, serve, write_project
-from mcpforge.runtime.audit import AuditLog, caller_hash
-from mcpforge.runtime.observe import Observer
-from mcpforge.runtime.server import build_server
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.observe.audit import AuditLog, caller_hash
+from mcpforge.runtime.observe.observer import Observer
+from mcpforge.runtime.serving.server import build_server
+from mcpforge.runtime.settings.table import Settings
 
 SPEC = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 SECRET = "upstream-secret-token-0123456789"

@@ -1,4 +1,4 @@
-"""The runtime's request serialisation (mcpforge.runtime.http, copied into every generated package)."""
+"""The runtime's request serialisation (mcpforge.runtime.calling.request, copied into every generated package)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from mcpforge.runtime import http
-from mcpforge.runtime.api import drop_injected_nulls
+from mcpforge.runtime.calling import request as http
+from mcpforge.runtime.calling.api import drop_injected_nulls
 
 
 def prepare(bindings: list[dict[str, Any]], arguments: dict[str, Any], path: str = "/x") -> Any:

@@ -10,8 +10,8 @@ from mcp.client import Client
 
 from conftest import CORPUS
 from helpers import contract_of
-from mcpforge.runtime.server import SSE_PAGE_BYTES, build_server
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.serving.server import SSE_PAGE_BYTES, build_server
+from mcpforge.runtime.settings.table import Settings
 
 GITHUB = CORPUS / "bench" / "octokit-openapi__generated_api.github.com.json"
 

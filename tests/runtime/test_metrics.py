@@ -19,10 +19,10 @@ from starlette.routing import Route
 
 from conftest import FIXTURES
 from helpers import contract_of, first_answer, free_port, serve, write_project
-from mcpforge.runtime.metrics import UNKNOWN_TOOL, Metrics
-from mcpforge.runtime.observe import Observer
-from mcpforge.runtime.server import build_server
-from mcpforge.runtime.settings import Settings
+from mcpforge.runtime.observe.metrics import UNKNOWN_TOOL, Metrics
+from mcpforge.runtime.observe.observer import Observer
+from mcpforge.runtime.serving.server import build_server
+from mcpforge.runtime.settings.table import Settings
 
 SPEC = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 TOKEN = "metrics-reader-token-0123456789"

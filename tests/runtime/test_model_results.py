@@ -17,10 +17,10 @@ import pytest
 from mcp import types
 
 from helpers import contract_of, read_body, serve, write_spec
-from mcpforge.runtime.api import Api, http_client, retry_after
-from mcpforge.runtime.results import NEXT_PAGE_META
-from mcpforge.runtime.settings import read_settings
-from mcpforge.runtime.tokens import tokens_of
+from mcpforge.runtime.calling.api import Api, http_client, retry_after
+from mcpforge.runtime.results.responses import NEXT_PAGE_META
+from mcpforge.runtime.results.tokens import tokens_of
+from mcpforge.runtime.settings.table import read_settings
 
 ITEMS = [{"id": i, "name": f"item {i}: " + "a long description of the item " * 3 + "end"} for i in range(23)]
 ITEM = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}

@@ -18,8 +18,8 @@ from mcp import types
 
 from conftest import FIXTURES
 from helpers import contract_of, read_body, serve
-from mcpforge.runtime.api import Api, http_client
-from mcpforge.runtime.settings import read_settings
+from mcpforge.runtime.calling.api import Api, http_client
+from mcpforge.runtime.settings.table import read_settings
 
 SPEC = FIXTURES / "golden" / "openapi_32" / "openapi.yaml"
 EVENTS = [{"id": str(i), "kind": "deploy" if i % 2 else "build", "at": "2026-11-22T10:00:00Z"} for i in range(5)]

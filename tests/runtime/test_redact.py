@@ -7,7 +7,7 @@ import json
 import logging
 from urllib.parse import quote, quote_plus
 
-from mcpforge.runtime.credentials import credential_secrets
+from mcpforge.runtime.access.credentials import credential_secrets
 from mcpforge.runtime.redact import Redactor, SecretFilter
 
 SECRET = 'sk-live/é"x+y=z\\n'

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from mcpforge.runtime.pages import next_page
-from mcpforge.runtime.select import SelectionError, check_paths, parse_paths, select, unmatched
+from mcpforge.runtime.results.pages import next_page
+from mcpforge.runtime.results.select import SelectionError, check_paths, parse_paths, select, unmatched
 
 SHAPE = {
     "type": "array",

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import FIXTURES
 from helpers import contract_of, write_project
-from mcpforge.runtime.cli import build_parser, run
-from mcpforge.runtime.settings import SETTINGS, SettingError, all_settings, read_settings
+from mcpforge.runtime.serving.cli import build_parser, run
+from mcpforge.runtime.settings.table import SETTINGS, SettingError, all_settings, read_settings
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 SECRET = "sk-live-0123456789abcdef"

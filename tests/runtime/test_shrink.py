@@ -8,8 +8,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcpforge.runtime.shrink import shrink
-from mcpforge.runtime.tokens import estimate_tokens, tokens_of
+from mcpforge.runtime.results.shrink import shrink
+from mcpforge.runtime.results.tokens import estimate_tokens, tokens_of
 
 PULL = {
     "number": 1,

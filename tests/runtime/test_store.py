@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +14,16 @@ import redis
 from cryptography.fernet import Fernet
 
 from helpers import redis_server
-from mcpforge.runtime.setting import SettingError
-from mcpforge.runtime.store import FolderStore, RedisStore, Sealer, Store, open_store, record_name
+from mcpforge.runtime.access.store import (
+    FolderStore,
+    RedisStore,
+    Sealer,
+    Store,
+    StoreError,
+    open_store,
+    record_name,
+)
+from mcpforge.runtime.settings.setting import SettingError
 
 KEY = Fernet.generate_key().decode()
 ACCESS = "gho_api-access-token-of-alice-0123456789"
@@ -126,3 +136,86 @@ def test_a_folder_that_cannot_be_made_names_its_variable(tmp_path: Path) -> None
     blocker.write_text("x")
     with pytest.raises(SettingError, match="PETSTORE_TOKEN_DIR: cannot use"):
         open_store(redis_url="", folder=str(blocker / "tokens"), keys=KEY, prefix="PETSTORE")
+
+
+@pytest.mark.parametrize("kind", ["redis", "folder"])
+def test_a_record_this_replica_cannot_decrypt_is_kept_and_logged_once(
+    kind: str, redis_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Finding 4: during a rolling key rotation, a replica without the new key must not sign users out."""
+    new = Fernet.generate_key().decode()
+
+    async def scenario() -> list[Any]:
+        rotated = _stores(kind, redis_url, tmp_path, keys=f"{new},{KEY}")  # already rotated: writes with the new key
+        behind = _stores(kind, redis_url, tmp_path, keys=KEY)  # not yet: cannot read it
+        await rotated.put("tokens", "alice-rot", {"access_token": ACCESS}, ttl=3600)
+        seen = [await behind.get("tokens", "alice-rot") for _ in range(3)]
+        seen.append(await rotated.get("tokens", "alice-rot"))  # still there for the replica that can read it
+        await rotated.delete("tokens", "alice-rot")
+        for store in (rotated, behind):
+            await store.close()
+        return seen
+
+    with caplog.at_level("WARNING"):
+        assert anyio.run(scenario) == [None, None, None, {"access_token": ACCESS}]
+    warnings = [r for r in caplog.records if "does not decrypt" in r.getMessage()]
+    assert len(warnings) == 1 and ACCESS not in caplog.text
+
+
+def test_the_folder_sweeps_expired_records_and_leftovers_and_keeps_the_rest(tmp_path: Path) -> None:
+    store = FolderStore(str(tmp_path), Sealer(KEY, "K"))
+    other = FolderStore(str(tmp_path), Sealer(Fernet.generate_key().decode(), "K"))
+
+    async def scenario() -> None:
+        await store.put("link", "never-opened", {"n": 1}, ttl=0.05)
+        await store.put("tokens", "alice", {"n": 2}, ttl=3600)
+        await store.put("tokens", "kept-forever", {"n": 3})
+        await other.put("tokens", "other-key", {"n": 4}, ttl=0.05)  # expired, and unreadable here: still swept
+
+    anyio.run(scenario)
+    leftover = tmp_path / ".new-crashed"
+    leftover.write_bytes(b"half")
+    os.utime(leftover, (time.time() - 7200, time.time() - 7200))
+    time.sleep(0.1)
+    assert store.sweep() == 3
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted([record_name("tokens", "alice"), record_name("tokens", "kept-forever")])
+
+
+@pytest.mark.parametrize("kind", ["redis", "folder"])
+def test_a_lock_has_one_holder_across_store_instances(kind: str, redis_url: str, tmp_path: Path) -> None:
+    async def scenario() -> list[str]:
+        stores = [_stores(kind, redis_url, tmp_path) for _ in range(3)]
+        events: list[str] = []
+
+        async def hold(index: int) -> None:
+            async with stores[index].lock("tokens", "alice", 10):
+                events.append(f"in {index}")
+                await anyio.sleep(0.1)
+                events.append(f"out {index}")
+
+        async with anyio.create_task_group() as group:
+            for index in range(3):
+                group.start_soon(hold, index)
+        for store in stores:
+            await store.close()
+        return events
+
+    events = anyio.run(scenario)
+    assert len(events) == 6
+    assert all(events[i].startswith("in") and events[i + 1] == events[i].replace("in", "out") for i in (0, 2, 4))
+
+
+def test_a_store_that_stops_answering_says_so_and_a_lock_gives_up(tmp_path: Path) -> None:
+    async def scenario() -> list[Any]:
+        store = open_store(redis_url="redis://127.0.0.1:9/0", folder="", keys=KEY, prefix="PETSTORE")
+        alive = await store.ping()
+        try:
+            await store.get("tokens", "alice")
+        except StoreError as exc:
+            failure = str(exc)
+        await store.close()
+        return [alive, failure]
+
+    alive, failure = anyio.run(scenario)
+    assert alive is False and "REDIS_URL" in failure and "127.0.0.1" not in failure

@@ -13,7 +13,7 @@ from openai.types.chat import ChatCompletionMessageToolCall
 from openai.types.chat.chat_completion_message_function_tool_call import Function
 from openai.types.responses import ResponseFunctionToolCall
 
-from mcpforge.runtime.toolcalls import (
+from mcpforge.runtime.agents.toolcalls import (
     ToolCall,
     execute_anthropic,
     execute_openai_chat,

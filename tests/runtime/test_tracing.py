@@ -19,8 +19,8 @@ from starlette.routing import Route
 
 from conftest import FIXTURES
 from helpers import first_answer, free_port, serve, write_project
-from mcpforge.runtime.setting import SettingError
-from mcpforge.runtime.tracing import tracing_from_env
+from mcpforge.runtime.observe.tracing import tracing_from_env
+from mcpforge.runtime.settings.setting import SettingError
 from otlp import Receiver
 
 SPEC = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"

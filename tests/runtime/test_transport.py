@@ -15,9 +15,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from helpers import free_port, serve
-from mcpforge.runtime.api import http_client
-from mcpforge.runtime.settings import Settings
-from mcpforge.runtime.transport import PooledTransport
+from mcpforge.runtime.calling.api import http_client
+from mcpforge.runtime.calling.transport import PooledTransport
+from mcpforge.runtime.settings.table import Settings
 
 PEERS: list[Any] = []
 

@@ -10,7 +10,7 @@ from helpers import build, tool, write_spec
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.options.model import Options
 from mcpforge.pipeline import build as pipeline_build
-from mcpforge.runtime.media import media_kind
+from mcpforge.runtime.results.media import media_kind
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 

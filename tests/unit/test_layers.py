@@ -66,8 +66,58 @@ def test_every_import_points_forward() -> None:
 
 
 def test_the_runtime_imports_nothing_of_mcpforge() -> None:
-    for path in sorted((SRC / "runtime").glob("*.py")):
+    for path in sorted((SRC / "runtime").rglob("*.py")):
         assert not _imports(path), f"{path.name} must use relative imports only (it is copied into packages)"
+
+
+# The runtime's folders, one per concern, first to last; the modules at its top come before them all.
+RUNTIME = SRC / "runtime"
+RUNTIME_LAYERS = ["", "settings", "results", "observe", "access", "calling", "modes", "agents", "serving"]
+
+
+def _runtime_imports(path: Path) -> list[str]:
+    """The runtime modules ``path`` imports, as paths below the runtime (``calling/api``), found by resolving each
+    relative import against ``path``'s own folder."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    folder = path.parent.relative_to(RUNTIME).parts
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or node.level == 0:
+            continue
+        base = list(folder[: len(folder) - (node.level - 1)])
+        stem = [*base, *(node.module.split(".") if node.module else [])]
+        for alias in node.names:
+            candidate = [*stem, alias.name]
+            is_module = RUNTIME.joinpath(*candidate).with_suffix(".py").is_file()
+            found.append("/".join(candidate if is_module else stem))
+    return found
+
+
+def _runtime_layer(module: str) -> int:
+    head = module.split("/", maxsplit=1)[0] if "/" in module else ""
+    return RUNTIME_LAYERS.index(head)
+
+
+def test_the_runtime_is_one_folder_per_concern_and_its_imports_point_forward() -> None:
+    folders = sorted(p.name for p in RUNTIME.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert folders == sorted(RUNTIME_LAYERS[1:]), folders
+    top = sorted(p.name for p in RUNTIME.glob("*.py"))
+    assert top == ["__init__.py", "contract.py", "redact.py"], top
+    backward = []
+    for path in sorted(RUNTIME.rglob("*.py")):
+        module = path.relative_to(RUNTIME).with_suffix("").as_posix()
+        for imported in _runtime_imports(path):
+            if _runtime_layer(imported) > _runtime_layer(module):
+                backward.append(f"{module} imports {imported}")
+    assert not backward, backward
+
+
+def test_the_runtime_layer_check_sees_a_backward_import() -> None:
+    """The check above resolves relative imports; a results module importing calling would be caught."""
+    module = "results/responses"
+    assert _runtime_layer("calling/api") > _runtime_layer(module)
+    found = _runtime_imports(RUNTIME / "calling" / "api.py")
+    assert "access/callers" in found and "contract" in found and "results/responses" in found
 
 
 def test_the_top_level_holds_at_most_five_modules_and_every_package_is_a_layer() -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mcpforge.runtime.settings import SETTINGS
+from mcpforge.runtime.settings.table import SETTINGS
 from mcpforge.text.names import (
     NAME_RULES,
     PORTABLE_NAME_RULE,

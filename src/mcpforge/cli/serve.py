@@ -37,7 +37,7 @@ def serve(config_path: Path | None, verbose: bool, server_args: tuple[str, ...],
     default: diagnostics go to stderr, stdout carries only the protocol.
     """
     from mcpforge.pipeline import contract  # noqa: PLC0415
-    from mcpforge.runtime.cli import run  # noqa: PLC0415
+    from mcpforge.runtime.serving.cli import run  # noqa: PLC0415
 
     options = resolve(flags, config_path)
     if options.spec is None:

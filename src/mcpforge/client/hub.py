@@ -24,7 +24,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
-from mcpforge.runtime import toolcalls
+from mcpforge.runtime.agents import toolcalls
 from mcpforge.targets.convert import convert_tools
 from mcpforge.text.names import aggregate_tool_names
 

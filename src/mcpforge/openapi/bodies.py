@@ -12,7 +12,7 @@ from mcpforge.openapi.convert import Direction
 from mcpforge.openapi.model import FieldEncoding, MediaContent, RequestBody, Response
 from mcpforge.openapi.refs import join_pointer
 from mcpforge.openapi.values import obj, text
-from mcpforge.runtime.media import media_kind
+from mcpforge.runtime.results.media import media_kind
 from mcpforge.schema import JsonSchema
 
 __all__ = ["request_body", "responses", "swagger_body"]

@@ -28,7 +28,7 @@ import orjson
 from mcpforge.openapi.discriminator import tag_branches
 from mcpforge.openapi.model import Dialect, SchemaDefs
 from mcpforge.openapi.refs import RefResolver, Resolved, join_pointer
-from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.schema import JsonSchema
 from mcpforge.schema.keywords import (
     ANNOTATIONS,

@@ -15,7 +15,7 @@ from typing import Any
 
 from mcpforge.output.write import OutputFolder
 from mcpforge.project.files import RenderedFile
-from mcpforge.runtime.defs import deref
+from mcpforge.runtime.results.defs import deref
 
 __all__ = ["CheckReport", "check_output", "schema_breaks"]
 

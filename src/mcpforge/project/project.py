@@ -22,9 +22,10 @@ from mcpforge.project import PACKAGE_DIR
 from mcpforge.project.escape import comment
 from mcpforge.project.files import RenderedFile, SharedParts, dump_compact, encode, manifest_file
 from mcpforge.runtime.contract import ServerConfig, ToolsFile
-from mcpforge.runtime.settings import documented, per_user_headers
-from mcpforge.runtime.tokens import estimate_tokens
-from mcpforge.runtime.tracing import TRACING_VARIABLES
+from mcpforge.runtime.observe.tracing import TRACING_VARIABLES
+from mcpforge.runtime.results.tokens import estimate_tokens
+from mcpforge.runtime.settings.schemes import per_user_headers
+from mcpforge.runtime.settings.table import documented
 from mcpforge.targets import MANIFESTS
 from mcpforge.targets.budget import Budget
 from mcpforge.targets.manifests import provider_manifests
@@ -49,12 +50,10 @@ def runtime_files(package: str) -> list[RenderedFile]:
 
 @cache
 def runtime_sources() -> tuple[tuple[str, str], ...]:
-    """``(file name, source)`` of every runtime module that is copied (all but ``__init__.py``)."""
-    return tuple(
-        (entry.name, entry.read_text(encoding="utf-8"))
-        for entry in sorted((PACKAGE_DIR / "runtime").glob("*.py"), key=lambda e: e.name)
-        if entry.name != "__init__.py"
-    )
+    """``(path, source)`` of every runtime module that is copied, its folders kept (all but the top ``__init__.py``)."""
+    root = PACKAGE_DIR / "runtime"
+    paths = sorted(entry.relative_to(root).as_posix() for entry in root.rglob("*.py"))
+    return tuple((path, (root / path).read_text(encoding="utf-8")) for path in paths if path != "__init__.py")
 
 
 def _settings_rows(config: ServerConfig) -> list[dict[str, Any]]:

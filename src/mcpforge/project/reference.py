@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mcpforge.runtime.settings import SETTINGS
-from mcpforge.runtime.tracing import TRACING_VARIABLES
+from mcpforge.runtime.observe.tracing import TRACING_VARIABLES
+from mcpforge.runtime.settings.table import SETTINGS
 
 __all__ = ["settings_table", "tracing_table"]
 

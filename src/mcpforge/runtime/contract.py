@@ -13,6 +13,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 __all__ = [
     "FORMAT_VERSION",
+    "PACKAGE",
     "Binding",
     "ContractError",
     "FieldEncoding",
@@ -29,6 +30,8 @@ __all__ = [
 
 FORMAT_VERSION = 3
 DATA_FILE = "tools.json"
+# The generated package this runtime was copied into: this module sits at its top, beside tools.json.
+PACKAGE = __package__
 
 
 class FieldEncoding(TypedDict):
@@ -147,8 +150,8 @@ def parse_contract(text: str | bytes, *, source: str = DATA_FILE) -> ToolsFile:
     return contract
 
 
-def load_package_contract(package: str | None) -> ToolsFile:
-    """The ``tools.json`` shipped inside ``package`` (the generated package this runtime was copied into)."""
+def load_package_contract(package: str | None = PACKAGE) -> ToolsFile:
+    """The ``tools.json`` shipped inside ``package`` (default: the generated package this runtime was copied into)."""
     if not package:
         raise ContractError("the server runtime must run inside a generated package (no package name)")
     from importlib.resources import files  # noqa: PLC0415 - the server's start only, not the generator's

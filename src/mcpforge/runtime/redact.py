@@ -111,10 +111,11 @@ class Redactor:
         return value
 
 
-# Query parameters that carry credentials by name, whoever sent them (RFC 6750 access_token, API keys...).
+# Query parameters that carry credentials by name, whoever sent them (RFC 6750 access_token, API keys...), and
+# a sign-in's OAuth state and code (whoever holds them could finish or disturb someone's sign-in).
 _QUERY_SECRET = re.compile(
     r"([?&;](?:access_token|id_token|refresh_token|token|api_key|apikey|api-key|key|client_secret|secret|password|"
-    r"code|sig|signature|auth|authorization)=)[^&;\s\"'#]*",
+    r"code|state|sig|signature|auth|authorization)=)[^&;\s\"'#]*",
     re.IGNORECASE,
 )
 

@@ -1,7 +1,7 @@
 """Pure JSON Schema work: bundling ``$defs``, output shapes, keyword lists (:mod:`.keywords`).
 
 Nothing here knows about OpenAPI; the modules import only each other and the runtime's shared
-``$defs`` follower (:mod:`mcpforge.runtime.defs`).
+``$defs`` follower (:mod:`mcpforge.runtime.results.defs`).
 """
 
 from __future__ import annotations

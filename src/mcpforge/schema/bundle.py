@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from mcpforge.runtime.defs import ref_name
+from mcpforge.runtime.results.defs import ref_name
 from mcpforge.schema import JsonSchema
 from mcpforge.schema.keywords import ANNOTATIONS, DATA_KEYWORDS, NAME_MAPS
 from mcpforge.schema.memo import IdentityMemo

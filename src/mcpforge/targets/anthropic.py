@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.targets.openai_strict import NotStrict
 from mcpforge.targets.roots import fold_root
 

@@ -1,7 +1,7 @@
 """Context budget: what a tool list costs a model, per tool, per toolset and in total.
 
 Bytes are those of the compact JSON a client receives in ``tools/list``; tokens are estimated by the
-runtime's one estimator (:mod:`mcpforge.runtime.tokens`: UTF-8 bytes / 3, rounded up, which errs high).
+runtime's one estimator (:mod:`mcpforge.runtime.results.tokens`: UTF-8 bytes / 3, rounded up, which errs high).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from mcpforge.options.model import Options
-from mcpforge.runtime.tokens import estimate_tokens
+from mcpforge.runtime.results.tokens import estimate_tokens
 
 __all__ = ["Budget", "ToolCost", "budget_problems", "measure", "payload_bytes"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.schema.keywords import NAME_MAPS, SCHEMA_LISTS, SINGLE_SUBSCHEMA
 from mcpforge.schema.memo import IdentityMemo
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.runtime.defs import REF_PREFIX
+from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.schema.memo import IdentityMemo
 
 __all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "Strictified", "has_lookaround", "strict_schema"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcpforge.runtime.defs import deref
+from mcpforge.runtime.results.defs import deref
 
 __all__ = ["fold_root"]
 

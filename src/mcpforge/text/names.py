@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from mcpforge.runtime.settings import SETTINGS
+from mcpforge.runtime.settings.table import SETTINGS
 
 __all__ = [
     "DEFAULT_MAX_TOOL_NAME",

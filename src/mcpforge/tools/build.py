@@ -17,8 +17,8 @@ from mcpforge.errors import ConfigError
 from mcpforge.openapi.model import SAFE_METHODS, ApiModel, MediaContent, Operation, Parameter, RequestBody
 from mcpforge.openapi.tags import TagTree
 from mcpforge.options.model import Options, Override
-from mcpforge.runtime.defs import deref
-from mcpforge.runtime.media import MediaKind, base_media_type, media_kind
+from mcpforge.runtime.results.defs import deref
+from mcpforge.runtime.results.media import MediaKind, base_media_type, media_kind
 from mcpforge.schema import JsonSchema
 from mcpforge.schema.bundle import DefinitionIndex, bundle
 from mcpforge.schema.memo import IdentityMemo

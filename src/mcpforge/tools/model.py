@@ -9,7 +9,7 @@ from typing import Literal
 from mcpforge.openapi.model import ApiModel, FieldEncoding, Operation
 from mcpforge.runtime.contract import Binding
 from mcpforge.runtime.contract import FieldEncoding as ContractFieldEncoding
-from mcpforge.runtime.media import MediaKind
+from mcpforge.runtime.results.media import MediaKind
 from mcpforge.schema import JsonSchema
 
 __all__ = ["ArgumentBinding", "BindingLocation", "ToolDefinition", "ToolSet"]

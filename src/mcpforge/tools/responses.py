@@ -6,9 +6,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcpforge.openapi.model import Operation
-from mcpforge.runtime.defs import deref
-from mcpforge.runtime.media import base_media_type, media_kind
-from mcpforge.runtime.pages import CONTAINERS, NEXT_URL_KEYS, PAGING_ARGS
+from mcpforge.runtime.results.defs import deref
+from mcpforge.runtime.results.media import base_media_type, media_kind
+from mcpforge.runtime.results.pages import CONTAINERS, NEXT_URL_KEYS, PAGING_ARGS
 from mcpforge.schema import JsonSchema
 
 __all__ = ["accept_header", "pages_by_url"]

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from .contract import ToolEntry
+from ..contract import ToolEntry
 from .typed import kinds, typed_text
 
 __all__ = ["CONTAINERS", "NEXT_URL_KEYS", "PAGING_ARGS", "SIZE_ARGS", "next_page"]

@@ -19,11 +19,11 @@ from typing import Any
 
 from mcp import types
 
-from .contract import ToolEntry
+from ..contract import ToolEntry
+from ..redact import Redactor
 from .media import base_media_type, media_kind
 from .pages import SIZE_ARGS, next_page
 from .problems import api_message
-from .redact import Redactor
 from .select import documented_fields, select, unmatched
 from .sequences import parse_items
 from .shrink import shrink

@@ -25,19 +25,19 @@ import httpx
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
-from .callers import CallContext, CallerCredentials
-from .contract import ToolEntry, ToolsFile, select_tools
-from .credentials import CredentialError, TokenCache
-from .defs import deref
-from .http import ArgumentError, PreparedRequest, prepare_request
-from .media import media_kind
-from .observe import Observer
-from .redact import CALL_REDACTOR
-from .results import Response, Shaping, body_schema, error_result, response_result
-from .select import SelectionError, check_paths, parse_paths
-from .settings import Settings
-from .signin import Link, SignIn, SignInDeferred, SignInNeeded
-from .tokens import BYTES_PER_TOKEN
+from ..access.callers import CallContext, CallerCredentials
+from ..access.credentials import CredentialError, TokenCache
+from ..access.signin import Link, SignIn, SignInDeferred, SignInNeeded
+from ..contract import ToolEntry, ToolsFile, select_tools
+from ..observe.observer import Observer
+from ..redact import CALL_REDACTOR
+from ..results.defs import deref
+from ..results.media import media_kind
+from ..results.responses import Response, Shaping, body_schema, error_result, response_result
+from ..results.select import SelectionError, check_paths, parse_paths
+from ..results.tokens import BYTES_PER_TOKEN
+from ..settings.table import Settings
+from .request import ArgumentError, PreparedRequest, prepare_request
 from .transport import PooledTransport
 
 __all__ = ["Api", "Prompt", "drop_injected_nulls", "http_client", "retry_after"]
@@ -237,10 +237,10 @@ class Api:
         redact = context.redact
         token = CALL_REDACTOR.set(redact)  # log records written during this call are redacted with it too
         try:
-            return await self._call(entry, dict(arguments or {}), context)
+            return await self._call(entry, dict(arguments or {}), context, headers)
         except SignInNeeded:
             raise
-        except ArgumentError as exc:
+        except (ArgumentError, CredentialError) as exc:
             return error_result(redact(str(exc)))
         except RecursionError:
             return error_result("The arguments nest too deeply to be sent; flatten them.")
@@ -256,7 +256,13 @@ class Api:
         finally:
             CALL_REDACTOR.reset(token)
 
-    async def _call(self, entry: ToolEntry, arguments: dict[str, Any], context: CallContext) -> types.CallToolResult:
+    async def _call(
+        self,
+        entry: ToolEntry,
+        arguments: dict[str, Any],
+        context: CallContext,
+        headers: Mapping[str, str] | None,
+    ) -> types.CallToolResult:
         tool = entry["tool"]
         schema = tool["inputSchema"]
         arguments = drop_injected_nulls(arguments, schema, schema.get("$defs", {}))
@@ -286,6 +292,26 @@ class Api:
                 f"This operation needs your own API credentials: send {' or '.join(missing)} with the request "
                 "(this server takes API credentials per user)"
             )
+        response, retry_note = await self._exchange(entry, arguments, context)
+        if response.status == 401 and context.signed_in:
+            # The API refused a signed-in caller's token (revoked, or rotated elsewhere): renewed once,
+            # then dropped, and the caller gets a new link (SignInNeeded).
+            context = await self._callers.renew(entry, context, headers)
+            response, retry_note = await self._exchange(entry, arguments, context)
+            if response.status == 401:
+                await self._callers.refused(entry, context)
+        hint = f"no credentials are configured for this operation: set {' or '.join(missing)}" if missing else ""
+        shaping = Shaping(
+            budget=self._settings.max_result_tokens, arguments=arguments, fields=fields, unchecked=unchecked
+        )
+        return response_result(
+            entry, response, context.redact, self._output_check(tool), shaping, auth_hint=hint, retry_note=retry_note
+        )
+
+    async def _exchange(
+        self, entry: ToolEntry, arguments: dict[str, Any], context: CallContext
+    ) -> tuple[Response, str]:
+        """The request the arguments make, with the context's credentials, sent (and retried where safe)."""
         request = prepare_request(entry["method"], entry["path"], entry["bindings"], arguments)
         page_url = entry.get("pageUrl")
         if page_url and arguments.get(page_url):
@@ -296,13 +322,7 @@ class Api:
         response, retry_note = await self._send_retrying(request, entry["path"])
         elapsed = 1000 * (time.perf_counter() - started)
         logger.info("%s %s -> %s (%.0f ms)", request.method, entry["path"], response.status, elapsed)
-        hint = f"no credentials are configured for this operation: set {' or '.join(missing)}" if missing else ""
-        shaping = Shaping(
-            budget=self._settings.max_result_tokens, arguments=arguments, fields=fields, unchecked=unchecked
-        )
-        return response_result(
-            entry, response, context.redact, self._output_check(tool), shaping, auth_hint=hint, retry_note=retry_note
-        )
+        return response, retry_note
 
     def _page_target(self, entry: ToolEntry, current: str, url: str, arg: str) -> tuple[str, list[tuple[str, str]]]:
         """The path and query of a next-page URL, which must be this operation's on the configured API."""

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 from mcp import types
 from mcp.server.auth.middleware.auth_context import get_access_token
 
+from ..results.responses import SHORTENED_META
 from .audit import AuditLog
-from .results import SHORTENED_META
 
 if TYPE_CHECKING:
     from .metrics import Metrics

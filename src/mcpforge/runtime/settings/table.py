@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import SchemeConfig, ServerConfig
+from ..contract import ServerConfig
+from .schemes import credential_settings, header_borne, label
 from .setting import LOG_LEVELS, Setting, SettingError, check_base_url, is_absolute, parse_value
 
 __all__ = [
@@ -23,13 +24,9 @@ __all__ = [
     "Settings",
     "all_settings",
     "check_base_url",
-    "credential_settings",
     "documented",
-    "header_borne",
     "parse_value",
-    "per_user_headers",
     "read_settings",
-    "user_header",
 ]
 
 MIN_TOKEN_LENGTH = 16
@@ -180,10 +177,16 @@ SETTINGS: tuple[Setting, ...] = (
         "AUTH_TOKENS",
         "secrets",
         (),
-        "HTTP mode: bearer tokens that may use the MCP endpoint (comma-separated, 16+ characters each).",
+        "HTTP mode: bearer tokens that may use the MCP endpoint (comma-separated, 16+ characters each); "
+        "`name:token` names the person who holds it (sign-in pages show the name).",
         min_length=MIN_TOKEN_LENGTH,
     ),
-    Setting("AUTH_TOKENS_FILE", "text", "", "HTTP mode: a file of such tokens, one per line (# starts a comment)."),
+    Setting(
+        "AUTH_TOKENS_FILE",
+        "text",
+        "",
+        "HTTP mode: a file of such tokens, one per line (`name: token` or a token alone; # starts a comment).",
+    ),
     Setting(
         "OAUTH_ISSUER",
         "url",
@@ -279,6 +282,24 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("auto", "basic", "post"),
     ),
     Setting(
+        "SIGN_IN_WAIT",
+        "float",
+        60.0,
+        "HTTP mode: seconds a call whose caller accepted a sign-in link waits for the sign-in to finish; then it "
+        "answers with the link and asks to call again.",
+        1.0,
+        600.0,
+    ),
+    Setting(
+        "SIGN_IN_DAYS",
+        "int",
+        30,
+        "HTTP mode: days a user's API sign-in is kept after its last refresh, when the authorization server does not "
+        "say how long its refresh tokens live.",
+        1,
+        3650,
+    ),
+    Setting(
         "SHUTDOWN_DRAIN",
         "float",
         0.0,
@@ -325,68 +346,6 @@ SETTINGS: tuple[Setting, ...] = (
         100_000_000,
     ),
 )
-
-_CREDENTIAL_HELP = {
-    "apiKey": "API key for `{key}` (sent in {where} `{name}`)",
-    "username": "user name for `{key}` (HTTP basic)",
-    "password": "password for `{key}` (HTTP basic)",
-    "token": "access token for `{key}` (sent as a bearer token)",
-    "clientId": "OAuth2 client id for `{key}` (client credentials flow)",
-    "clientSecret": "OAuth2 client secret for `{key}`",
-    "tokenUrl": "override of the OAuth2 token URL for `{key}`",
-    "authorizationUrl": "override of the OAuth2 authorization URL for `{key}`",
-}
-# A scheme users sign in to (authorization code): its client is this server's registration.
-_SIGN_IN_HELP = {
-    "clientId": "OAuth2 client id for `{key}`: users sign in with it (HTTP mode; register PUBLIC_URL/signin/callback "
-    "as its redirect URI)",
-    "clientSecret": "OAuth2 client secret of that client (none for a public client)",
-}
-
-
-def _label(text: str, limit: int = 60) -> str:
-    """Spec text shown in help and comments: printable, without backticks, bounded."""
-    return "".join(ch for ch in text if ch.isprintable() and ch != "`")[:limit]
-
-
-def credential_settings(schemes: Mapping[str, SchemeConfig], prefix: str) -> list[Setting]:
-    """One setting per credential variable of the API's security schemes (all secret, except URLs)."""
-    result: list[Setting] = []
-    for key, scheme in schemes.items():
-        kinds = [*scheme["env"].items(), *scheme.get("optionalEnv", {}).items()]
-        for kind, variable in kinds:
-            helps = {**_CREDENTIAL_HELP, **_SIGN_IN_HELP} if "signIn" in scheme else _CREDENTIAL_HELP
-            text = helps.get(kind, "credential for `{key}`").format(
-                key=_label(key), where=_label(scheme.get("in", "header")), name=_label(scheme.get("name", ""))
-            )
-            name = variable.removeprefix(f"{prefix}_")
-            if kind in ("tokenUrl", "authorizationUrl"):
-                default = scheme.get(kind) or scheme.get("signIn", {}).get(kind)
-                result.append(Setting(name, "url", default, text[:1].upper() + text[1:] + "."))
-            else:
-                result.append(Setting(name, "secret", None, text[:1].upper() + text[1:] + "."))
-    return result
-
-
-def user_header(variable: str) -> str:
-    """The request header that carries ``variable``'s value per user: PETSTORE_API_KEY -> X-Petstore-Api-Key."""
-    return "X-" + "-".join(part.capitalize() for part in variable.split("_") if part)
-
-
-def per_user_headers(schemes: Mapping[str, SchemeConfig], chosen: Sequence[str]) -> dict[str, str]:
-    """Variable -> header for the credentials of the schemes taken per user (``all``: every scheme)."""
-    keys = list(schemes) if "all" in chosen else [key for key in schemes if key in chosen]
-    return {var: user_header(var) for key in keys for var in schemes[key]["env"].values()}
-
-
-def header_borne(scheme: SchemeConfig) -> list[str]:
-    """The variables of ``scheme`` whose values travel in an HTTP header as they are (they must be ASCII)."""
-    env = scheme["env"]
-    if scheme["type"] == "apiKey":
-        return [env["apiKey"]] if scheme.get("in", "header") == "header" else []
-    if scheme["type"] == "http" and scheme.get("scheme") == "basic":
-        return []  # base64-encoded: any character is fine
-    return [var for kind, var in env.items() if kind in ("token", "clientId", "clientSecret")]
 
 
 def all_settings(config: ServerConfig) -> list[Setting]:
@@ -437,6 +396,8 @@ class Settings:
     redis_url: str = ""
     token_dir: str = ""
     sign_in_client_auth: str = "auto"
+    sign_in_wait: float = 60.0
+    sign_in_days: int = 30
     shutdown_drain: float = 0.0
     shutdown_timeout: int = 30
     tools_cache_ttl: int = 3600
@@ -495,4 +456,4 @@ def read_settings(config: ServerConfig, env: Mapping[str, str], overrides: Mappi
 def documented(config: ServerConfig) -> Sequence[tuple[str, str, str, bool]]:
     """``(variable, default, help, secret)`` for every variable, in table order (README, .env.example)."""
     prefix = config["envPrefix"]
-    return [(s.variable(prefix), _label(s.shown_default(), 200), s.help, s.secret) for s in all_settings(config)]
+    return [(s.variable(prefix), label(s.shown_default(), 200), s.help, s.secret) for s in all_settings(config)]

@@ -22,10 +22,10 @@ from typing import Any, Literal
 import httpx
 from mcp import types
 
+from ..calling.api import Api, http_client
+from ..contract import PACKAGE, ToolsFile, load_package_contract, select_tools
+from ..settings.table import Settings, read_settings
 from . import toolcalls
-from .api import Api, http_client
-from .contract import ToolsFile, load_package_contract, select_tools
-from .settings import Settings, read_settings
 
 __all__ = ["ToolRunner", "anthropic_tools", "openai_tools", "package_data"]
 
@@ -33,17 +33,17 @@ __all__ = ["ToolRunner", "anthropic_tools", "openai_tools", "package_data"]
 @cache
 def package_data() -> ToolsFile:
     """The ``tools.json`` of the package this module was copied into."""
-    return load_package_contract(__package__)
+    return load_package_contract()
 
 
 @cache
 def _manifest(name: str) -> list[dict[str, Any]]:
     """A provider manifest: package data when installed, ``manifests/`` beside ``src/`` in a checkout."""
-    installed = files(__package__ or "").joinpath("manifests").joinpath(f"{name}.json")
+    installed = files(PACKAGE or "").joinpath("manifests").joinpath(f"{name}.json")
     if installed.is_file():
         text = installed.read_text(encoding="utf-8")
     else:
-        text = (Path(__file__).resolve().parents[2] / "manifests" / f"{name}.json").read_text(encoding="utf-8")
+        text = (Path(__file__).resolve().parents[3] / "manifests" / f"{name}.json").read_text(encoding="utf-8")
     tools: list[dict[str, Any]] = json.loads(text)
     return tools
 

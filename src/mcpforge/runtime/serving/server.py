@@ -13,12 +13,12 @@ from mcp.server.caching import CacheHint
 from mcp.shared.exceptions import MCPError, NoBackChannelError, UrlElicitationRequiredError
 from starlette.requests import Request
 
-from .api import Api, http_client
-from .contract import ToolsFile, select_tools
-from .dynamic import META_TOOLS, Catalog
-from .observe import Observer
-from .settings import Settings
-from .signin import Link, SignIn, SignInDeferred
+from ..access.signin import Link, SignIn, SignInDeferred
+from ..calling.api import Api, http_client
+from ..contract import ToolsFile, select_tools
+from ..modes.search import META_TOOLS, Catalog
+from ..observe.observer import Observer
+from ..settings.table import Settings
 
 __all__ = ["build_server"]
 
@@ -50,8 +50,6 @@ def _page_starts(tools: Sequence[types.Tool], settings: Settings) -> list[int]:
     return starts
 
 
-# How long a call waits, after the person accepted a sign-in elicitation, for the sign-in to finish.
-SIGN_IN_WAIT = 300.0
 MULTI_ROUND_TRIP = "2026-07-28"  # the protocol version whose tool calls carry input requests (MRTR)
 SIGN_IN_INPUT = "sign_in"  # the key of the sign-in elicitation among a call's input requests
 
@@ -80,14 +78,14 @@ async def _ask_to_sign_in(
             )
             raise SignInDeferred(types.InputRequiredResult(input_requests={SIGN_IN_INPUT: request}), link)
         accepted = isinstance(answer, types.ElicitResult) and answer.action == "accept"
-        return accepted and await sign_in.wait(link, SIGN_IN_WAIT)
+        return accepted and await sign_in.wait(link, settings.sign_in_wait)
     if not settings.stateless:
         try:
             answer = await ctx.session.elicit_url(link.message, link.url, link.id, related_request_id=ctx.request_id)
         except NoBackChannelError:
             pass
         else:
-            done = answer.action == "accept" and await sign_in.wait(link, SIGN_IN_WAIT)
+            done = answer.action == "accept" and await sign_in.wait(link, settings.sign_in_wait)
             if done:
                 await ctx.session.send_elicit_complete(link.id, related_request_id=ctx.request_id)
             return done

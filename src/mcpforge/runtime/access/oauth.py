@@ -27,7 +27,7 @@ import httpx
 import jwt
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 
-from .settings import Settings
+from ..settings.table import Settings
 
 __all__ = ["ALGORITHMS", "OAuthVerifier"]
 
@@ -75,6 +75,9 @@ def _audiences(claims: dict[str, Any]) -> list[str]:
     return [str(a) for a in aud] if isinstance(aud, list) else [str(aud)] if aud else []
 
 
+_NAME_CLAIMS = ("email", "preferred_username", "name", "username")
+
+
 def _same_url(a: str, b: str) -> bool:
     return a.rstrip("/") == b.rstrip("/")
 
@@ -116,7 +119,13 @@ class OAuthVerifier(TokenVerifier):
             response.raise_for_status()
             return response.json()
 
+    @property
+    def issuer(self) -> str:
+        """The issuer whose tokens are accepted (``OAUTH_ISSUER``)."""
+        return self._issuer
+
     async def metadata(self) -> dict[str, Any]:
+        """The issuer's RFC 8414 / OpenID Connect metadata, read once."""
         if self._metadata is not None:
             return self._metadata
         for url in _metadata_urls(self._issuer):
@@ -213,7 +222,9 @@ class OAuthVerifier(TokenVerifier):
             expires_at=int(claims["exp"]) + self._leeway if isinstance(claims.get("exp"), int | float) else None,
             resource=self._resource,
             subject=str(subject) if subject is not None else None,
-            claims={"iss": claims.get("iss", self._issuer)},
+            # The issuer, and the names a person knows themselves by (the sign-in page shows one).
+            claims={"iss": claims.get("iss", self._issuer)}
+            | {k: str(claims[k])[:100] for k in _NAME_CLAIMS if isinstance(claims.get(k), str) and claims[k]},
         )
 
     async def _introspect(self, token: str) -> AccessToken | None:

@@ -15,17 +15,18 @@ import textwrap
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from .contract import ContractError, ToolsFile, load_package_contract
-from .redact import Redactor, SecretFilter
-from .settings import SETTINGS, SettingError, Settings, all_settings, parse_value, read_settings
-from .tracing import TRACING_VARIABLES
+from ..contract import ContractError, ToolsFile, load_package_contract
+from ..observe.tracing import TRACING_VARIABLES
+from ..redact import Redactor, SecretFilter
+from ..settings.table import SETTINGS, SettingError, Settings, all_settings, parse_value, read_settings
 
 if TYPE_CHECKING:
-    from .access import Protection
-    from .observe import Observer
-    from .signin import SignIn
-    from .signin_web import Identity
+    from ..access.endpoint import Protection
+    from ..access.signin import SignIn
+    from ..access.signin_pages import Identity
+    from ..observe.observer import Observer
 
 __all__ = ["main", "run"]
 
@@ -99,7 +100,7 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
         guard = _protection(data, settings) if settings.transport == "http" else None
     except SettingError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
-    from .credentials import redaction_secrets  # noqa: PLC0415 - httpx and the SDK load only when needed
+    from ..access.credentials import redaction_secrets  # noqa: PLC0415 - httpx and the SDK load only when needed
     from .server import build_server  # noqa: PLC0415
 
     toolsets = list(settings.toolsets) or None
@@ -135,7 +136,7 @@ def _sign_in(
 
     Returns the sign-in and the identity check (OAuth endpoint), or ``(None, None)``.
     """
-    from .signin import sign_in_schemes  # noqa: PLC0415
+    from ..access.signin import sign_in_schemes  # noqa: PLC0415
 
     prefix = data["server"]["envPrefix"]
     schemes = data["server"]["securitySchemes"]
@@ -150,15 +151,24 @@ def _sign_in(
                 "account, the scheme's _TOKEN variable instead)"
             )
         return None, None
-    from .access import is_loopback  # noqa: PLC0415
-    from .signin import SignIn  # noqa: PLC0415
-    from .signin_web import Identity  # noqa: PLC0415
-    from .store import open_store  # noqa: PLC0415
+    from ..access.endpoint import is_loopback  # noqa: PLC0415
+    from ..access.signin import SignIn  # noqa: PLC0415
+    from ..access.signin_pages import Identity  # noqa: PLC0415
+    from ..access.store import open_store  # noqa: PLC0415
 
-    if guard is None and not is_loopback(settings.host):
+    public_url = _public_url(settings, prefix) if guard is not None or is_loopback(settings.host) else ""
+    public_host = urlsplit(public_url).hostname or ""
+    if guard is None and not (is_loopback(settings.host) and is_loopback(public_host)):
+        # Unprotected, every caller is the same user: the first to sign in would lend everyone their account.
         raise SettingError(
             f"{client_ids} is set: each caller signs in to the API as themselves, so the MCP endpoint must tell "
-            f"callers apart; set {prefix}_AUTH_TOKENS or {prefix}_OAUTH_ISSUER"
+            f"callers apart; set {prefix}_AUTH_TOKENS or {prefix}_OAUTH_ISSUER (without them, sign-in serves "
+            f"one person on this computer: {prefix}_HOST and {prefix}_PUBLIC_URL on loopback)"
+        )
+    if urlsplit(public_url).scheme != "https" and not is_loopback(public_host):
+        raise SettingError(
+            f"{prefix}_PUBLIC_URL={public_url} is not https: sign-in links, the browser's cookie and the "
+            "authorization code would cross the network in clear; use an https:// address"
         )
     if not settings.token_key:
         raise SettingError(
@@ -173,7 +183,7 @@ def _sign_in(
                 f"{prefix}_OAUTH_CLIENT_SECRET), the client the sign-in page confirms each person with at "
                 f"{settings.oauth_issuer}"
             )
-        from .oauth import OAuthVerifier  # noqa: PLC0415 - loaded already: the endpoint uses OAuth
+        from ..access.oauth import OAuthVerifier  # noqa: PLC0415 - loaded already: the endpoint uses OAuth
 
         if not isinstance(guard.verifier, OAuthVerifier):  # protection() makes one whenever an issuer is set
             raise TypeError("an OAuth-protected endpoint without an OAuth verifier")
@@ -187,17 +197,18 @@ def _sign_in(
     sign_in = SignIn(
         clients,
         store,
-        public_url=_public_url(settings, prefix),
+        public_url=public_url,
         api_title=data["server"]["title"],
         client_auth=settings.sign_in_client_auth,
         observer=observer,
+        keep_days=settings.sign_in_days,
     )
     return sign_in, identity
 
 
 def _public_url(settings: Settings, prefix: str) -> str:
     """Where browsers reach this server: PUBLIC_URL, else OAUTH_RESOURCE without /mcp, else a loopback address."""
-    from .access import is_loopback  # noqa: PLC0415
+    from ..access.endpoint import is_loopback  # noqa: PLC0415
 
     if settings.public_url:
         return settings.public_url.rstrip("/")
@@ -220,13 +231,13 @@ def _state_folder(name: str) -> str:
 
 def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentParser) -> Observer:
     """The audit log, metrics and traces the settings and ``OTEL_*`` variables ask for (a bad one exits 2)."""
-    from .observe import Observer  # noqa: PLC0415
+    from ..observe.observer import Observer  # noqa: PLC0415
 
     prefix = data["server"]["envPrefix"]
     observer = Observer()
     try:
         if settings.audit_log:
-            from .audit import AuditLog  # noqa: PLC0415
+            from ..observe.audit import AuditLog  # noqa: PLC0415
 
             try:
                 observer.audit = AuditLog(settings.audit_log)
@@ -234,7 +245,7 @@ def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentPars
                 raise SettingError(f"{prefix}_AUDIT_LOG: cannot open {settings.audit_log}: {exc.strerror}") from None
         # METRICS serves them on the HTTP endpoint: a stdio server has one only with METRICS_PORT.
         if settings.metrics_port or (settings.metrics and settings.transport == "http"):
-            from .metrics import Metrics  # noqa: PLC0415
+            from ..observe.metrics import Metrics  # noqa: PLC0415
 
             observer.metrics = Metrics(entry["tool"]["name"] for entry in data["tools"])
             if settings.metrics_port:
@@ -243,7 +254,7 @@ def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentPars
                 except OSError as exc:
                     where = f"{settings.host}:{settings.metrics_port}"
                     raise SettingError(f"{prefix}_METRICS_PORT: cannot listen on {where}: {exc.strerror}") from None
-        from .tracing import tracing_from_env  # noqa: PLC0415
+        from ..observe.tracing import tracing_from_env  # noqa: PLC0415
 
         # The OpenTelemetry SDK reads the process's own environment: so is the decision to trace.
         observer.tracing = tracing_from_env(os.environ, data["server"]["command"], data["server"]["name"])
@@ -319,7 +330,7 @@ def _serve_http(
 
 def _protection(data: ToolsFile, settings: Settings) -> Any:
     """The endpoint's protection; refuse an unprotected non-loopback address unless explicitly allowed."""
-    from .access import is_loopback, protection  # noqa: PLC0415
+    from ..access.endpoint import is_loopback, protection  # noqa: PLC0415
 
     prefix = data["server"]["envPrefix"]
     guard = protection(settings, prefix)
@@ -336,7 +347,7 @@ def _protection(data: ToolsFile, settings: Settings) -> Any:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of a generated package: its ``tools.json``, the command line and the environment."""
     try:
-        data = load_package_contract(__package__)
+        data = load_package_contract()
     except ContractError as exc:
         sys.exit(f"error: {exc}")
     run(data, argv)

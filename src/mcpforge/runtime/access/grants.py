@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import httpx
 
-__all__ = ["ClientAuth", "Grant", "GrantError", "pkce_pair", "request_token"]
+__all__ = ["ClientAuth", "Grant", "GrantError", "TokenEndpoints", "pkce_pair", "request_token"]
 
 ClientAuth = Literal["basic", "post"]
 _DEFAULT_LIFETIME = 3600.0  # seconds, when the answer gives no expires_in
@@ -40,6 +40,7 @@ class Grant:
     expires_at: float
     refresh_token: str = ""
     id_token: str = ""
+    refresh_expires_at: float | None = None  # when the refresh token expires, where the answer says
 
 
 def pkce_pair() -> tuple[str, str]:
@@ -94,13 +95,61 @@ async def request_token(
         raise GrantError(
             f"the OAuth2 token endpoint {url} answered without an access_token (HTTP {response.status_code})"
         )
-    try:
-        lifetime = float(answer.get("expires_in") or _DEFAULT_LIFETIME)
-    except (TypeError, ValueError):
-        lifetime = _DEFAULT_LIFETIME
+    now = time.time()
+    lifetime = _seconds(answer.get("expires_in"))
+    # Not in RFC 6749, but common: GitHub says refresh_token_expires_in, Keycloak refresh_expires_in.
+    refresh_life = _seconds(answer.get("refresh_token_expires_in") or answer.get("refresh_expires_in"))
     return Grant(
         access_token=token,
-        expires_at=time.time() + max(lifetime, 0.0),
+        expires_at=now + (lifetime or _DEFAULT_LIFETIME),
         refresh_token=str(answer.get("refresh_token") or ""),
         id_token=str(answer.get("id_token") or ""),
+        refresh_expires_at=None if not refresh_life else now + refresh_life,
     )
+
+
+def _seconds(value: Any) -> float | None:
+    """A lifetime in seconds from a token answer (None when absent or unreadable)."""
+    try:
+        return max(float(value), 0.0) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+class TokenEndpoints:
+    """Token requests of this server's clients, authenticated as ``SIGN_IN_CLIENT_AUTH`` says.
+
+    ``auto``: the methods the authorization server's metadata lists; without metadata, HTTP basic,
+    and the form once basic is refused with ``invalid_client`` (remembered per token URL).
+    """
+
+    def __init__(self, client: httpx.AsyncClient, mode: str = "auto") -> None:
+        self.http = client
+        self._mode = mode
+        self._methods: dict[str, ClientAuth] = {}  # token URL -> how its client authenticates (auto)
+
+    async def grant(
+        self, url: str, form: dict[str, str], client_id: str, secret: str, methods: list[str] | None = None
+    ) -> Grant:
+        """A token endpoint's grant; ``methods``: its metadata's ``token_endpoint_auth_methods_supported``."""
+        auth = self._auth_for(url, methods)
+        try:
+            return await request_token(self.http, url, form, client_id=client_id, client_secret=secret, auth=auth)
+        except GrantError as exc:
+            guessing = self._mode == "auto" and url not in self._methods and secret
+            if not (guessing and auth == "basic" and exc.error == "invalid_client"):
+                raise
+        grant = await request_token(self.http, url, form, client_id=client_id, client_secret=secret, auth="post")
+        self._methods[url] = "post"
+        return grant
+
+    def _auth_for(self, url: str, methods: list[str] | None) -> ClientAuth:
+        if self._mode in ("basic", "post"):
+            return "post" if self._mode == "post" else "basic"
+        if url in self._methods:
+            return self._methods[url]
+        if methods and "client_secret_basic" not in methods and "client_secret_post" in methods:
+            self._methods[url] = "post"
+        elif methods:
+            self._methods[url] = "basic"
+        return self._methods.get(url, "basic")

@@ -29,14 +29,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .access import Protection, RequireAccess, is_loopback
-from .api import Api, http_client
-from .bridge import bridge_routes
-from .contract import ToolsFile
-from .observe import Observer
-from .settings import Settings
-from .signin import SignIn
-from .signin_web import Identity, sign_in_routes
+from ..access.endpoint import Protection, RequireAccess, is_loopback
+from ..access.signin import SignIn
+from ..access.signin_pages import Identity, sign_in_routes
+from ..agents.bridge import bridge_routes
+from ..calling.api import Api, http_client
+from ..contract import ToolsFile
+from ..observe.observer import Observer
+from ..settings.table import Settings
 
 __all__ = ["Lifecycle", "http_app", "transport_security"]
 
@@ -125,8 +125,12 @@ def http_app(
     lifecycle = Lifecycle()
 
     async def ready(_: Request) -> Response:
-        status = 200 if lifecycle.ready else 503
-        return JSONResponse({"status": "ready" if lifecycle.ready else "not ready"}, status_code=status)
+        if not lifecycle.ready:
+            return JSONResponse({"status": "not ready"}, status_code=503)
+        if sign_in is not None and not await sign_in.store.ping():
+            # Calls of signed-in users would fail here: a load balancer sends them to a replica that works.
+            return JSONResponse({"status": "not ready", "reason": "the token store does not answer"}, status_code=503)
+        return JSONResponse({"status": "ready"})
 
     endpoint: Any = StreamableHTTPASGIApp(manager)
     if settings.stateless:

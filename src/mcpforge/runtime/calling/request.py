@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from .sequences import serialize_items
+from ..results.sequences import serialize_items
 
 __all__ = ["MAX_URL_LENGTH", "ArgumentError", "PreparedRequest", "prepare_request"]
 

@@ -1,11 +1,17 @@
 """The sign-in pages a person's browser visits: the link's page, the step to the authorization server, the callback.
 
-``GET /signin/{id}`` names the MCP caller the link was made for and what it connects, and changes
-nothing (a link preview or a reload does not use it up). Its button posts to the same address,
-which uses the link up, sets a cookie binding the sign-in to this browser, and sends the person to
-the authorization server: first the MCP endpoint's own issuer when it uses OAuth (the person must
-prove to be the caller's subject), then the API's. ``GET /signin/callback`` finishes each leg.
+``GET /signin/{id}`` names the MCP caller the link was made for, the tool that asked and when, and
+the short code the caller was shown; it changes nothing (a link preview or a reload does not use
+it up). It sets the cookie that binds the sign-in to this browser and puts a form token bound to
+the link and that cookie in its form. ``POST /signin/{id}`` accepts only that token, from this
+site (a cross-site ``Origin`` or ``Sec-Fetch-Site`` is refused), uses the link up, and sends the
+person to the authorization server: first the MCP endpoint's own issuer when it uses OAuth (the
+person must prove to be the caller's subject), then the API's. ``GET /signin/callback`` finishes
+each leg, in the browser that started it only, from the server it went to only (RFC 9207 ``iss``).
 Every page is ``no-store``, sends no referrer (the link is a secret) and cannot be framed.
+
+Over https the cookie is ``__Host-`` prefixed (``Secure``, ``Path=/``, no ``Domain``), so no
+sibling subdomain and no plain-http page can plant one.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import html
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,16 +30,16 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .grants import GrantError
-from .signin import LINK_SECONDS, Caller, SignIn
+from .identity import Caller
+from .signin import LINK_SECONDS, PendingLink, SignIn
 from .store import StoreError
 
 if TYPE_CHECKING:
     from .oauth import OAuthVerifier
 
-__all__ = ["Identity", "sign_in_routes"]
+__all__ = ["Identity", "cookie_name", "sign_in_routes"]
 
 logger = logging.getLogger(__name__)
-_COOKIE = "mcpforge_signin"
 _HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -40,6 +47,7 @@ _HEADERS = {
     # No form-action: browsers that apply it to the redirect after the form would block the way on.
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
 }
+_FORM_FIELD = "form_token"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +57,11 @@ class Identity:
     verifier: OAuthVerifier
     client_id: str
     client_secret: str
+
+
+def cookie_name(public_url: str) -> str:
+    """The browser-binding cookie's name: ``__Host-`` prefixed over https, where browsers enforce what that means."""
+    return "__Host-mcpforge-signin" if urlsplit(public_url).scheme == "https" else "mcpforge-signin"
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
@@ -68,58 +81,109 @@ def _expired() -> HTMLResponse:
     )
 
 
+def _refused(reason: str) -> HTMLResponse:
+    body = f"<p>{html.escape(reason)} Nothing was connected, and the link still works from its own page.</p>"
+    return _page("This confirmation was refused", body, 403)
+
+
+def _asked(pending: PendingLink) -> str:
+    when = time.strftime("%H:%M UTC", time.gmtime(pending.asked)) if pending.asked else "recently"
+    tool = f" when it ran <strong>{html.escape(pending.tool)}</strong>" if pending.tool else ""
+    return f"asked for this at {when}{tool}"
+
+
 def sign_in_routes(sign_in: SignIn, identity: Identity | None, *, server_title: str) -> list[BaseRoute]:
     """The sign-in routes (outside the MCP endpoint's protection: a browser has no MCP token)."""
-    secure = urlsplit(sign_in.public_url).scheme == "https"
-    cookie_path = (urlsplit(sign_in.public_url).path.rstrip("/") or "") + "/signin"
+    public = urlsplit(sign_in.public_url)
+    secure = public.scheme == "https"
+    own_origin = f"{public.scheme}://{public.netloc}".lower()
+    cookie = cookie_name(sign_in.public_url)
+
+    def bind(response: Response, browser: str) -> Response:
+        response.set_cookie(
+            cookie, browser, max_age=int(LINK_SECONDS), path="/", secure=secure, httponly=True, samesite="lax"
+        )
+        return response
 
     async def show(request: Request) -> Response:
-        found = await sign_in.pending(request.path_params["link"])
-        if found is None:
+        link_id = request.path_params["link"]
+        pending = await sign_in.pending(link_id)
+        if pending is None:
             return _expired()
-        caller, scheme = found
+        browser = request.cookies.get(cookie) or secrets.token_urlsafe(24)
         check = (
             "<p>You will first sign in to confirm you are that user.</p>"
             if identity is not None
             else "<p>Continue only if you asked for this yourself, just now.</p>"
         )
+        token = html.escape(sign_in.form_token(link_id, browser))
         body = (
             f"<p><strong>{html.escape(server_title)}</strong> asks to use your "
-            f"<strong>{html.escape(sign_in.api_title)}</strong> account ({html.escape(scheme)}) for "
-            f"<strong>{html.escape(caller.label)}</strong>.</p>"
+            f"<strong>{html.escape(sign_in.api_title)}</strong> account ({html.escape(pending.scheme)}) for "
+            f"<strong>{html.escape(pending.caller.label)}</strong>, whose assistant {_asked(pending)}.</p>"
+            f"<p>Your assistant showed this link with a code: continue only if it is "
+            f"<strong style='font-family:monospace;font-size:1.2em'>{html.escape(pending.code)}</strong>.</p>"
             "<p>The account you sign in with next is connected to that MCP user only: their assistant will act "
             f"as you on {html.escape(sign_in.api_title)} until you revoke it there.</p>{check}"
-            "<form method=post><button type=submit style='font-size:1em;padding:.5em 1em'>Continue to sign in"
-            "</button></form>"
+            f"<form method=post><input type=hidden name={_FORM_FIELD} value='{token}'>"
+            "<button type=submit style='font-size:1em;padding:.5em 1em'>Continue to sign in</button></form>"
         )
-        return _page(f"Connect your {sign_in.api_title} account", body)
+        return bind(_page(f"Connect your {sign_in.api_title} account", body), browser)
+
+    def cross_site(request: Request) -> str | None:
+        """Why a POST did not come from this site's own page (a second guard; the form token is the first)."""
+        fetch_site = request.headers.get("sec-fetch-site", "")
+        if fetch_site in ("cross-site", "same-site"):
+            return f"It was sent from another site ({fetch_site})."
+        origin = request.headers.get("origin")
+        # The page's own form sends Origin: null under Referrer-Policy: no-referrer; so can another
+        # site's page, which the form token stops.
+        if origin is not None and origin != "null" and origin.lower() != own_origin:
+            return "It was sent from another site."
+        return None
 
     async def go(request: Request) -> Response:
-        found = await sign_in.claim(request.path_params["link"])
-        if found is None:
+        link_id = request.path_params["link"]
+        reason = cross_site(request)
+        browser = request.cookies.get(cookie, "")
+        if reason is None:
+            form = await request.form()
+            given = form.get(_FORM_FIELD)
+            if not sign_in.form_ok(link_id, browser, given if isinstance(given, str) else ""):
+                reason = "It did not come from this link's page in this browser."
+        if reason is not None:
+            sign_in.observer.sign_in("refused")
+            logger.warning("sign-in confirmation refused: %s", reason)
+            return _refused(reason)
+        pending = await sign_in.claim(link_id)
+        if pending is None:
             return _expired()
-        caller, scheme = found
-        browser = secrets.token_urlsafe(24)
         try:
-            target = await _first_leg(sign_in, identity, scheme, caller, browser)
+            target = await _first_leg(sign_in, identity, pending.scheme, pending.caller, browser)
         except (GrantError, ValueError) as exc:
             sign_in.observer.sign_in("failed")
             logger.warning("sign-in could not start: %s", exc)
             return _page("Sign-in could not start", f"<p>{html.escape(str(exc))}</p>", 502)
-        response = RedirectResponse(target, status_code=303, headers=_HEADERS)
-        response.set_cookie(
-            _COOKIE, browser, max_age=int(LINK_SECONDS), path=cookie_path, secure=secure, httponly=True, samesite="lax"
-        )
-        return response
+        return bind(RedirectResponse(target, status_code=303, headers=_HEADERS), browser)
 
     async def callback(request: Request) -> Response:
         state = request.query_params.get("state", "")
-        flow = await sign_in.flow(state, request.cookies.get(_COOKIE, "")) if state else None
+        browser = request.cookies.get(cookie, "")
+        flow = await sign_in.flow(state, browser) if state and browser else None
         if flow is None:
             return _page(
                 "This sign-in cannot be finished here",
                 "<p>It expired, was already finished, or was started in another browser. Ask your assistant to "
                 "run the tool again for a new link, and open it in this browser.</p>",
+                400,
+            )
+        if not flow.answered_by(request.query_params.get("iss")):
+            sign_in.observer.sign_in("refused")
+            logger.warning("sign-in refused: the answer names another authorization server than the one asked")
+            return _page(
+                "Sign-in was not completed",
+                "<p>The answer came from another authorization server than the one this sign-in went to. "
+                "Nothing was connected.</p>",
                 400,
             )
         if "error" in request.query_params or "code" not in request.query_params:
@@ -144,7 +208,7 @@ def sign_in_routes(sign_in: SignIn, identity: Identity | None, *, server_title: 
                         "signed in as another user. Nothing was connected.</p>",
                         403,
                     )
-                target = await sign_in.start_api(flow.scheme, flow.caller, request.cookies.get(_COOKIE, ""))
+                target = await sign_in.start_api(flow.scheme, flow.caller, browser)
                 return RedirectResponse(target, status_code=303, headers=_HEADERS)
             await sign_in.finish_api(flow, code)
         except GrantError as exc:
@@ -153,7 +217,7 @@ def sign_in_routes(sign_in: SignIn, identity: Identity | None, *, server_title: 
             return _page("Sign-in failed", f"<p>{html.escape(str(exc))}</p>", 502)
         body = f"<p>Your {html.escape(sign_in.api_title)} account is connected. Go back to your assistant.</p>"
         response = _page("Signed in", body)
-        response.delete_cookie(_COOKIE, path=cookie_path, secure=secure, httponly=True, samesite="lax")
+        response.delete_cookie(cookie, path="/", secure=secure, httponly=True, samesite="lax")
         return response
 
     def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
@@ -179,11 +243,14 @@ async def _first_leg(sign_in: SignIn, identity: Identity | None, scheme: str, ca
         return await sign_in.start_api(scheme, caller, browser)
     if caller.subject is None:
         raise ValueError("the MCP access token that asked for this link names no user, so no one can complete it")
-    endpoint = (await identity.verifier.metadata()).get("authorization_endpoint")
+    metadata = await identity.verifier.metadata()
+    endpoint = metadata.get("authorization_endpoint")
     if not isinstance(endpoint, str):
         raise ValueError("the MCP endpoint's authorization server publishes no authorization_endpoint")
     extra = {"client_id": identity.client_id, "scope": "openid"}
-    return await sign_in.start("identity", scheme, caller, browser, endpoint, extra)
+    # The issuer the endpoint trusts, whatever its metadata says: an answer must name exactly it.
+    flow = sign_in.new_flow("identity", scheme, caller, browser, {**metadata, "issuer": identity.verifier.issuer})
+    return await sign_in.start(flow, endpoint, extra)
 
 
 async def _confirm(identity: Identity, sign_in: SignIn, code: str, verifier: str, nonce: str) -> str | None:
@@ -195,7 +262,7 @@ async def _confirm(identity: Identity, sign_in: SignIn, code: str, verifier: str
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": sign_in.callback_url}
     form["code_verifier"] = verifier
     methods = metadata.get("token_endpoint_auth_methods_supported")
-    grant = await sign_in.grant(
+    grant = await sign_in.endpoints.grant(
         token_url, form, identity.client_id, identity.client_secret, methods if isinstance(methods, list) else None
     )
     if not grant.id_token:

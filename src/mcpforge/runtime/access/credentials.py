@@ -17,14 +17,14 @@ import base64
 import hashlib
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
-from .contract import SchemeConfig
+from ..contract import SchemeConfig
+from ..settings.schemes import per_user_headers, user_header
+from ..settings.table import Settings
 from .grants import GrantError, request_token
-from .http import ArgumentError, PreparedRequest
-from .settings import Settings, per_user_headers, user_header
 
 __all__ = [
     "CredentialError",
@@ -40,8 +40,16 @@ __all__ = [
 _REFRESH_MARGIN = 60.0  # seconds before expiry at which a cached token is replaced
 
 
-class CredentialError(ArgumentError):
+class CredentialError(ValueError):
     """Getting or applying a credential failed; the message names the variable or endpoint, never a secret."""
+
+
+class Request(Protocol):
+    """The parts of an outgoing request credentials go into (``calling.request.PreparedRequest``)."""
+
+    params: list[tuple[str, str]]
+    headers: dict[str, str]
+    cookies: dict[str, str]
 
 
 class TokenCache:
@@ -165,7 +173,7 @@ class Credentials:
         return alternatives
 
     async def apply(
-        self, security: Sequence[Sequence[Sequence[Any]]], request: PreparedRequest, client: httpx.AsyncClient
+        self, security: Sequence[Sequence[Sequence[Any]]], request: Request, client: httpx.AsyncClient
     ) -> None:
         """Put the first fully configured alternative's credentials on ``request`` (none when none is)."""
         for alternative in security:
@@ -175,7 +183,7 @@ class Credentials:
                     await self._apply(scheme, request, client)
                 return
 
-    async def _apply(self, scheme: SchemeConfig, request: PreparedRequest, client: httpx.AsyncClient) -> None:
+    async def _apply(self, scheme: SchemeConfig, request: Request, client: httpx.AsyncClient) -> None:
         values, env = self._values, scheme["env"]
         kind = scheme["type"]
         if kind == "apiKey":

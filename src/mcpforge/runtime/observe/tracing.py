@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
 
-from .setting import SettingError
+from ..settings.setting import SettingError
 
 __all__ = ["TRACING_VARIABLES", "Tracing", "tracing_from_env"]
 

@@ -17,9 +17,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..calling.api import Api
 from . import toolcalls
-from .agents import openai_tools
-from .api import Api
+from .runner import openai_tools
 
 __all__ = ["MAX_CALLS", "bridge_routes"]
 

@@ -22,10 +22,18 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .setting import SettingError, check_secret
-from .settings import MIN_TOKEN_LENGTH, Settings
+from ..settings.setting import SettingError, check_secret
+from ..settings.table import MIN_TOKEN_LENGTH, Settings
 
-__all__ = ["Protection", "RequireAccess", "StaticTokens", "is_loopback", "protection", "read_token_file"]
+__all__ = [
+    "Protection",
+    "RequireAccess",
+    "StaticTokens",
+    "holder_and_token",
+    "is_loopback",
+    "protection",
+    "read_token_file",
+]
 
 
 def is_loopback(host: str) -> bool:
@@ -38,33 +46,52 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def holder_and_token(entry: str, source: str) -> tuple[str, str]:
+    """``(holder, token)`` of one static token entry: ``name:token`` names who holds it (``""``: unnamed).
+
+    A bearer token cannot contain ``:`` (RFC 6750's b64token), so the first one, if any, ends the name.
+    """
+    name, colon, token = entry.partition(":")
+    holder, token = (name.strip(), token.strip()) if colon else ("", entry.strip())
+    if colon and not (0 < len(holder) <= 64 and holder.isprintable()):
+        raise SettingError(f"{source}: the name before ':' must be 1 to 64 printable characters")
+    return holder, check_secret(token, source, MIN_TOKEN_LENGTH)
+
+
 def read_token_file(path: str, variable: str) -> tuple[str, ...]:
-    """The tokens of a tokens file: one per line, blank lines and ``#`` comments ignored."""
+    """The entries of a tokens file: one per line (``token`` or ``name: token``), blank lines and ``#`` comments
+    ignored."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SettingError(f"{variable}: cannot read {path!r} ({exc.__class__.__name__})") from None
-    tokens = []
+    entries = []
     for number, line in enumerate(text.splitlines(), 1):
-        token = line.strip()
-        if token and not token.startswith("#"):
-            tokens.append(check_secret(token, f"{variable} line {number}", MIN_TOKEN_LENGTH))
-    if not tokens:
+        entry = line.strip()
+        if entry and not entry.startswith("#"):
+            holder_and_token(entry, f"{variable} line {number}")
+            entries.append(entry)
+    if not entries:
         raise SettingError(f"{variable}: {path!r} holds no token")
-    return tuple(tokens)
+    return tuple(entries)
 
 
 class StaticTokens(TokenVerifier):
-    """A fixed set of bearer tokens, compared in constant time (every token, whatever matches)."""
+    """A fixed set of bearer tokens, compared in constant time (every token, whatever matches).
 
-    def __init__(self, tokens: Sequence[str], *, resource: str | None = None, scopes: Sequence[str] = ()) -> None:
-        self._tokens = [token.encode("utf-8") for token in tokens]
+    Each entry is a token, or ``name:token``: the name is who holds it, which the sign-in page shows.
+    """
+
+    def __init__(self, entries: Sequence[str], *, resource: str | None = None, scopes: Sequence[str] = ()) -> None:
+        pairs = [holder_and_token(entry, f"static token {i}") for i, entry in enumerate(entries, 1)]
+        self._holders = [holder for holder, _ in pairs]
+        self._tokens = [token.encode("utf-8") for _, token in pairs]
         self._resource = resource
         # An operator-issued token is trusted with every scope the endpoint requires (OAUTH_SCOPES).
         self._scopes = list(scopes)
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        """The token's principal (``static-<n>``), or None when it is not one of the tokens."""
+        """The token's principal (``static-<n>``, its holder's name as a claim), or None when it is not one of them."""
         given = token.encode("utf-8", "replace")
         found = 0
         for index, expected in enumerate(self._tokens, 1):
@@ -72,7 +99,14 @@ class StaticTokens(TokenVerifier):
                 found = index
         if not found:
             return None
-        return AccessToken(token=token, client_id=f"static-{found}", scopes=self._scopes, resource=self._resource)
+        holder = self._holders[found - 1]
+        return AccessToken(
+            token=token,
+            client_id=f"static-{found}",
+            scopes=self._scopes,
+            resource=self._resource,
+            claims={"holder": holder} if holder else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +136,8 @@ def protection(settings: Settings, prefix: str) -> Protection | None:
             "and this server's public MCP URL, which tokens must name as their audience)"
         )
     tokens = list(settings.auth_tokens)
+    for index, entry in enumerate(tokens, 1):
+        holder_and_token(entry, f"{prefix}_AUTH_TOKENS (value {index} of {len(tokens)})")
     if settings.auth_tokens_file:
         tokens += read_token_file(settings.auth_tokens_file, f"{prefix}_AUTH_TOKENS_FILE")
     if settings.oauth_issuer:

@@ -16,9 +16,9 @@ from typing import Any
 
 from mcp import types
 
-from .api import Api, Prompt
-from .contract import ToolEntry, toolset_names
-from .results import error_result
+from ..calling.api import Api, Prompt
+from ..contract import ToolEntry, toolset_names
+from ..results.responses import error_result
 
 __all__ = ["META_TOOLS", "Catalog"]
 

@@ -1,0 +1,1 @@
+"""Settings: every environment variable the server reads, parsed and checked from one table (``table``)."""
