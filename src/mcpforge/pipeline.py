@@ -193,7 +193,7 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
     )
     files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
     progress("provider manifests")
-    manifests, strict_capable = manifest_files(made.mcp, diags)
+    manifests, strict_capable = manifest_files(made.mcp, diags, description_max=options.argument_description_max)
     files += manifests
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(

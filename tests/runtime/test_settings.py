@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +148,34 @@ def test_help_readme_and_env_example_list_every_variable(data: Any, tmp_path: Pa
         if setting.shown_default() and setting.name != "BASE_URL":
             assert f"| `PETSTORE_{setting.name}` | {setting.shown_default()} |" in readme
     assert "Default: https://eu.petstore.example/v1" in help_text.replace("\n      ", " ")
+
+
+def test_an_unknown_variable_with_the_prefix_is_one_warning_naming_the_closest_setting(
+    data: Any, tmp_path: Path
+) -> None:
+    """A misspelt setting is said once on stderr at start; stdout (the stdio transport) stays clean JSON-RPC."""
+    package = write_project(PETSTORE, tmp_path / "out")
+    env = {
+        "PYTHONPATH": str(tmp_path / "out" / "src"),
+        "PATH": "/usr/bin",
+        "PETSTORE_TIMEOUT_S": "5",
+        "PETSTORE_TOOLSET": "pets",
+        "PETSTORE_ZZZ": "1",
+        "PETSTORE_TIMEOUT": "5",  # a real one: no word about it
+    }
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    answer = subprocess.run(
+        [sys.executable, "-m", package], input=json.dumps(initialize) + "\n", env=env, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert json.loads(answer.stdout.splitlines()[0])["id"] == 1  # the answer, and nothing before it
+    warnings = [line for line in answer.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        "petstore-mcp: warning: PETSTORE_TIMEOUT_S is not a setting of this server and is ignored; "
+        "did you mean PETSTORE_TIMEOUT?",
+        "petstore-mcp: warning: PETSTORE_TOOLSET is not a setting of this server and is ignored; "
+        "did you mean PETSTORE_TOOLSETS?",
+        "petstore-mcp: warning: PETSTORE_ZZZ is not a setting of this server and is ignored; "
+        "run with --help for the settings",
+    ]

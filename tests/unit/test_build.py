@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from helpers import build, tool, write_spec
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.options.model import Options
 from mcpforge.pipeline import build as pipeline_build
+from mcpforge.pipeline import generate
 from mcpforge.runtime.results.media import media_kind
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
@@ -236,3 +238,36 @@ def test_argument_description_limit_covers_the_rename_note(tmp_path: Path) -> No
         assert properties["only-performed-by"]["description"] == "Who performed it."
         described = properties["filter_name"]["description"]
         assert len(described) <= limit and "filter[name]" in described
+
+
+def _descriptions(node: Any, found: list[str]) -> list[str]:
+    """Every schema description in ``node`` (not properties *named* description)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("description"), str):
+            found.append(node["description"])
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for sub in value.values():
+                    _descriptions(sub, found)
+            elif key != "description":
+                _descriptions(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _descriptions(item, found)
+    return found
+
+
+def test_the_argument_description_limit_covers_every_note_in_every_manifest() -> None:
+    """A file field's note, a renamed parameter's wire name, strict mode's and Gemini's keyword notes."""
+    spec = FIXTURES / "specs" / "notes-in-descriptions.yaml"
+    result = generate(Options(spec=spec, argument_description_max=40))
+    manifests = {f.path: f.data for f in result.files if f.path.startswith("manifests/")}
+    assert len(manifests) == 7
+    for path, data in manifests.items():
+        found = _descriptions([{k: v for k, v in t.items() if k != "description"} for t in json.loads(data)], [])
+        assert found and max(map(len, found)) <= 40, (path, [d for d in found if len(d) > 40])
+    # The notes are still said where they fit: the file field, and what strict mode took out.
+    content = _descriptions(json.loads(manifests["manifests/mcp-tools.json"]), [])
+    assert any("base64" in d for d in content) and any("query parameter 'filter[name]'" in d for d in content)
+    strict = _descriptions(json.loads(manifests["manifests/openai-chat-strict.json"]), [])
+    assert any("minLength: 3" in d for d in strict)

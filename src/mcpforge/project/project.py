@@ -174,15 +174,20 @@ def _absolute(url: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
-def manifest_files(tools: list[dict[str, Any]], diags: Diagnostics) -> tuple[list[RenderedFile], int]:
-    """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests."""
+def manifest_files(
+    tools: list[dict[str, Any]], diags: Diagnostics, *, description_max: int | None = None
+) -> tuple[list[RenderedFile], int]:
+    """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests.
+
+    ``description_max``: the argument description limit, which notes a format adds keep to.
+    """
     # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. Chat
     # and Responses share each tool's parameters (one form plain, one strict): encoded once per form,
     # and a form's encodings go once its two manifests are written.
     strict_of = {m.name: m.strict for m in MANIFESTS}
     shared, sharing = SharedParts(), False
     files, strict_capable = [], 0
-    for name, manifest in provider_manifests(tools, diags):
+    for name, manifest in provider_manifests(tools, diags, description_max=description_max):
         if strict_of[name] != sharing:
             shared, sharing = SharedParts(), strict_of[name]
         if name == "openai-chat-strict":

@@ -11,13 +11,13 @@ free-form objects. The result is a fixed point of the ``anthropic`` SDK's ``tran
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.targets.openai_strict import NotStrict
 from mcpforge.targets.roots import fold_root
+from mcpforge.text.prose import json_excerpt
 
 __all__ = ["ANTHROPIC_FORMATS", "anthropic_strict_schema", "anthropic_tool"]
 
@@ -43,7 +43,7 @@ def anthropic_tool(tool: Mapping[str, Any], *, strict: bool = False) -> tuple[di
 
 def _describe(node: dict[str, Any], extra: dict[str, Any]) -> None:
     if extra:
-        text = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)[:200]}" for k, v in extra.items())
+        text = ", ".join(f"{k}: {json_excerpt(v)}" for k, v in extra.items())
         node["description"] = f"{node['description']} ({text})" if node.get("description") else f"({text})"
 
 

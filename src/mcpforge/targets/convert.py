@@ -95,10 +95,10 @@ def to_anthropic(tools: Sequence[Mapping[str, Any]], *, strict: bool = False) ->
     return _each(tools, anthropic_tool, strict, "anthropic")
 
 
-def to_gemini(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Gemini function declarations (``parametersJsonSchema``)."""
+def to_gemini(tools: Sequence[Mapping[str, Any]], *, description_max: int | None = None) -> list[dict[str, Any]]:
+    """Gemini function declarations (``parametersJsonSchema``; notes keep descriptions within ``description_max``)."""
     memo = Converted()
-    return [gemini_declaration(tool, memo) for tool in _named(tools, "gemini")[0]]
+    return [gemini_declaration(tool, memo, description_max) for tool in _named(tools, "gemini")[0]]
 
 
 def convert_tools(tools: Sequence[Mapping[str, Any]], fmt: str, *, strict: bool = False) -> Conversion:

@@ -14,6 +14,7 @@ from typing import Any
 from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.schema.keywords import NAME_MAPS, SCHEMA_LISTS, SINGLE_SUBSCHEMA
 from mcpforge.schema.memo import IdentityMemo
+from mcpforge.text.prose import with_notes
 
 __all__ = ["Converted", "gemini_declaration", "gemini_schema"]
 
@@ -28,9 +29,10 @@ Converted = IdentityMemo[Any]
 
 
 class _Converter:
-    def __init__(self, defs: Mapping[str, Any], memo: Converted) -> None:
+    def __init__(self, defs: Mapping[str, Any], memo: Converted, description_max: int | None) -> None:
         self.defs = defs
         self.memo = memo
+        self.description_max = description_max
         self.inlined = 0  # references met so far whose result depends on ``defs``
 
     def convert(self, node: Any, seen: tuple[str, ...]) -> Any:
@@ -86,25 +88,29 @@ class _Converter:
             else:
                 out[key] = value  # enum, required, bounds...: not schemas, nothing to convert
         if notes:
-            text = ", ".join(notes)
-            out["description"] = f"{out['description']} ({text})" if out.get("description") else f"({text})"
+            out["description"] = with_notes(out.get("description"), notes, self.description_max)
         return out if changed else node
 
 
-def gemini_schema(input_schema: Mapping[str, Any], memo: Converted | None = None) -> dict[str, Any]:
+def gemini_schema(
+    input_schema: Mapping[str, Any], memo: Converted | None = None, description_max: int | None = None
+) -> dict[str, Any]:
     """``parametersJsonSchema`` for Gemini (the input is not mutated).
 
-    ``memo``, shared by the tools of one manifest, converts each subschema they share once.
+    ``memo``, shared by the tools of one manifest, converts each subschema they share once; a
+    description that gains notes stays within ``description_max`` characters.
     """
-    converter = _Converter(input_schema.get("$defs") or {}, Converted() if memo is None else memo)
+    converter = _Converter(input_schema.get("$defs") or {}, Converted() if memo is None else memo, description_max)
     result: dict[str, Any] = dict(converter.convert(input_schema, ()))  # shares unchanged parts
     return result
 
 
-def gemini_declaration(tool: Mapping[str, Any], memo: Converted | None = None) -> dict[str, Any]:
-    """One MCP tool as a Gemini ``FunctionDeclaration`` (``memo``: see :func:`gemini_schema`)."""
+def gemini_declaration(
+    tool: Mapping[str, Any], memo: Converted | None = None, description_max: int | None = None
+) -> dict[str, Any]:
+    """One MCP tool as a Gemini ``FunctionDeclaration`` (``memo``, ``description_max``: see :func:`gemini_schema`)."""
     declaration: dict[str, Any] = {"name": tool["name"], "description": tool.get("description") or ""}
     schema = tool.get("inputSchema") or {}
     if schema.get("properties"):
-        declaration["parametersJsonSchema"] = gemini_schema(schema, memo)
+        declaration["parametersJsonSchema"] = gemini_schema(schema, memo, description_max)
     return declaration

@@ -16,15 +16,18 @@ from mcpforge.targets.openai import Scrubbed, chat_tools, flat_tool
 __all__ = ["provider_manifests"]
 
 
-def provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+def provider_manifests(
+    tools: list[dict[str, Any]], diags: Diagnostics, *, description_max: int | None = None
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """``(name, tools)`` of every provider manifest of :data:`MANIFESTS`, each made only when the previous one is done.
 
     A caller that encodes each manifest before taking the next never holds them all (Microsoft
     Graph: hundreds of megabytes). The strict forms say, as notes, which tools could not be strict.
+    Descriptions a format adds notes to stay within ``description_max`` characters.
     """
     scrubbed = Scrubbed()  # the plain and strict forms start from the same scrubbed parameters
     for strict in (False, True):
-        chat, loose = chat_tools(tools, strict=strict, memo=scrubbed)
+        chat, loose = chat_tools(tools, strict=strict, memo=scrubbed, description_max=description_max)
         for name, why in loose:
             diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
         suffix = "-strict" if strict else ""
@@ -33,4 +36,4 @@ def provider_manifests(tools: list[dict[str, Any]], diags: Diagnostics) -> Itera
         yield f"openai-responses{suffix}", [flat_tool(tool) for tool in chat]
         del chat
     yield "anthropic", to_anthropic(tools)[0]
-    yield "gemini", to_gemini(tools)
+    yield "gemini", to_gemini(tools, description_max=description_max)

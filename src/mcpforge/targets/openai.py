@@ -98,13 +98,18 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
 
 
 def chat_tools(
-    tools: Sequence[Mapping[str, Any]], *, strict: bool, memo: Scrubbed | None = None
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    strict: bool,
+    memo: Scrubbed | None = None,
+    description_max: int | None = None,
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The Chat tools of MCP tools, and ``(tool name, why)`` for each that could not be strict.
 
     The tools share one conversion memo each (see :func:`openai_parameters` and
     :func:`~mcpforge.targets.openai_strict.strict_schema`): a subschema they share is converted once.
-    ``memo`` shares the scrubbing with another call (the other form, in the same process).
+    ``memo`` shares the scrubbing with another call (the other form, in the same process);
+    ``description_max`` bounds descriptions that strict mode adds notes to.
     """
     memo, strict_memo = Scrubbed() if memo is None else memo, Strictified()
     chats: list[dict[str, Any]] = []
@@ -113,7 +118,7 @@ def chat_tools(
         params, _, _ = _parameters(tool, False, memo)
         if strict:
             try:
-                chats.append(_chat(tool, strict_schema(params, strict_memo), True))
+                chats.append(_chat(tool, strict_schema(params, strict_memo, description_max), True))
                 continue
             except NotStrict as exc:
                 loose.append((tool["name"], str(exc)))

@@ -11,13 +11,13 @@ objects, untyped nodes, tuples) raises :class:`NotStrict`: the caller emits the 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from mcpforge.runtime.results.defs import REF_PREFIX
 from mcpforge.schema.memo import IdentityMemo
+from mcpforge.text.prose import json_excerpt, with_notes
 
 __all__ = ["ALLOWED_FORMATS", "STRICT_KEYWORDS", "NotStrict", "Strictified", "has_lookaround", "strict_schema"]
 
@@ -121,9 +121,10 @@ Strictified = IdentityMemo[tuple[dict[str, Any], tuple[int, int, int]]]
 
 
 class _Strictifier:
-    def __init__(self, defs: Mapping[str, Any], memo: Strictified) -> None:
+    def __init__(self, defs: Mapping[str, Any], memo: Strictified, description_max: int | None) -> None:
         self.defs = defs
         self.memo = memo
+        self.description_max = description_max
         self.out_defs: dict[str, Any] = {}
         self.inlining: list[str] = []
         self.references = 0  # $refs met so far
@@ -235,7 +236,7 @@ class _Strictifier:
             node["anyOf"] = [{"allOf": [{"type": "object", **shared}, b]} for b in node["anyOf"]]
         notes: list[str] = []
         if "default" in node:
-            notes.append(f"default: {json.dumps(node.pop('default'), ensure_ascii=False)}")
+            notes.append(f"default: {json_excerpt(node.pop('default'))}")
         self.infer_type(node, path)
         if "anyOf" in node:
             node["anyOf"] = [self.node(b, (*path, "anyOf", str(i)), depth) for i, b in enumerate(node["anyOf"])]
@@ -251,13 +252,12 @@ class _Strictifier:
             if key == "contentEncoding":
                 notes.append(f"{value}-encoded")
             elif key not in _SILENT:
-                notes.append(f"{key}: {json.dumps(value, ensure_ascii=False)[:200]}")
+                notes.append(f"{key}: {json_excerpt(value)}")
         if "enum" in node:
             self.enum_values += len(node["enum"])
             self.string_budget += sum(len(str(v)) for v in node["enum"])
         if notes:
-            text = ", ".join(notes)
-            node["description"] = f"{node['description']} ({text})" if node.get("description") else f"({text})"
+            node["description"] = with_notes(node.get("description"), notes, self.description_max)
         return node
 
     @staticmethod
@@ -306,7 +306,7 @@ class _Strictifier:
             "dependentSchemas",
         ):
             if key in node:
-                notes.append(f"{key}: {json.dumps(node.pop(key), ensure_ascii=False)[:200]}")
+                notes.append(f"{key}: {json_excerpt(node.pop(key))}")
 
     def array(self, node: dict[str, Any], path: tuple[str, ...], depth: int, notes: list[str]) -> None:
         if "prefixItems" in node:
@@ -325,16 +325,19 @@ class _Strictifier:
             notes.append(f"pattern: {node.pop('pattern')}")
 
 
-def strict_schema(schema: Mapping[str, Any], memo: Strictified | None = None) -> dict[str, Any]:
+def strict_schema(
+    schema: Mapping[str, Any], memo: Strictified | None = None, description_max: int | None = None
+) -> dict[str, Any]:
     """A strict-mode version of an object ``schema`` (never mutated); raises :class:`NotStrict`.
 
     ``memo``, shared by the tools of one manifest, converts each subschema they share once; the
-    results are shared too: never mutate them.
+    results are shared too: never mutate them. A description that gains notes of removed keywords
+    stays within ``description_max`` characters.
     """
     if schema.get("type") != "object":
         raise NotStrict("the root is not an object", ())
     root = {k: v for k, v in schema.items() if k != "$defs"}
-    worker = _Strictifier(schema.get("$defs") or {}, Strictified() if memo is None else memo)
+    worker = _Strictifier(schema.get("$defs") or {}, Strictified() if memo is None else memo, description_max)
     out = dict(worker.node(root, (), 1))  # every node is copied before it is changed: the input is never mutated
     if worker.out_defs:
         out["$defs"] = worker.out_defs

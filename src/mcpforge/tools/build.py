@@ -79,12 +79,25 @@ def _with_description(schema: JsonSchema, description: str | None, *, deprecated
 _BASE64 = {"type": "string", "contentEncoding": "base64"}
 
 
-def _file_schema(schema: Any) -> JsonSchema:
+def noted(description: str | None, note: str, limit: int) -> str:
+    """``description`` and a note of ours after it, within ``limit`` characters (the argument description limit).
+
+    The note is kept whole where at least 16 characters of the description fit beside it; else the
+    note alone, bounded.
+    """
+    if description:
+        room = limit - len(note) - 3
+        if room >= 16:
+            return f"{bounded(description, room)} ({note})"
+    return bounded(note, limit)
+
+
+def _file_schema(schema: Any, limit: int) -> JsonSchema:
     note = "File contents, base64-encoded."
     if isinstance(schema, Mapping) and schema.get("type") == "array":
-        return {"type": "array", "items": {**_BASE64, "description": note}}
+        return {"type": "array", "items": {**_BASE64, "description": bounded(note, limit)}}
     description = schema.get("description") if isinstance(schema, Mapping) else None
-    return {**_BASE64, "description": f"{description} ({note})" if description else note}
+    return {**_BASE64, "description": noted(description if isinstance(description, str) else None, note, limit)}
 
 
 def _items_of(media: MediaContent, defs: Mapping[str, Any]) -> JsonSchema:
@@ -126,6 +139,10 @@ class _Builder:
         # Gemini, the lint, encoding), so a shared argument is converted and checked once.
         self.argument_schemas = IdentityMemo[JsonSchema]()
         self.bindings: dict[tuple[Any, ...], ArgumentBinding] = {}
+        # Our own arguments' descriptions keep to the limit too: one object each, shared by every tool.
+        limit = options.argument_description_max
+        self.selection_schema = {**SELECTION_SCHEMA, "description": bounded(SELECTION_SCHEMA["description"], limit)}
+        self.page_url_schema = {**PAGE_URL_SCHEMA, "description": bounded(PAGE_URL_SCHEMA["description"], limit)}
 
     def described(self, schema: JsonSchema, description: str | None, *, deprecated: bool = False) -> JsonSchema:
         """``schema`` with an argument's own description: one object per distinct pair (see ``argument_schemas``)."""
@@ -141,6 +158,7 @@ class _Builder:
         return ranked[0][1]
 
     def body_argument(self, op: Operation, body: RequestBody) -> tuple[JsonSchema, ArgumentBinding]:
+        limit = self.options.argument_description_max
         media = self.choose_body(body)
         kind = media_kind(media.content_type)
         schema: JsonSchema = media.schema if media.schema is not None else {}
@@ -150,7 +168,7 @@ class _Builder:
             files = {name for name, enc in media.encoding.items() if enc.is_file}
             if isinstance(target, Mapping) and isinstance(target.get("properties"), Mapping) and files:
                 props = {
-                    name: (_file_schema(deref(sub, self.api.defs.request)) if name in files else sub)
+                    name: (_file_schema(deref(sub, self.api.defs.request), limit) if name in files else sub)
                     for name, sub in target["properties"].items()
                 }
                 schema = {**target, "properties": props}
@@ -158,12 +176,12 @@ class _Builder:
             schema = {
                 "type": "array",
                 "items": _items_of(media, self.api.defs.request),
-                "description": f"Request body: the items, sent in order as {media.content_type}.",
+                "description": bounded(f"Request body: the items, sent in order as {media.content_type}.", limit),
             }
         elif kind == "text":
-            schema = {"type": "string", "description": f"Request body as {media.content_type} text."}
+            schema = {"type": "string", "description": bounded(f"Request body as {media.content_type} text.", limit)}
         elif kind == "binary":
-            schema = {**_BASE64, "description": f"Request body ({media.content_type}), base64-encoded."}
+            schema = {**_BASE64, "description": bounded(f"Request body ({media.content_type}), base64-encoded.", limit)}
             self.diags.info(
                 "binary-body",
                 f"request body {media.content_type} is passed as a base64 string",
@@ -171,7 +189,7 @@ class _Builder:
                 pointer=body.pointer,
             )
         if description:
-            schema = self.described(schema, clean(description, self.options.argument_description_max))
+            schema = self.described(schema, clean(description, limit))
         binding = ArgumentBinding(
             arg="body",
             location="body",
@@ -192,10 +210,7 @@ class _Builder:
         if name != param.name:
             # The wire name is said once, within the same limit as the parameter's own words.
             where = f"{param.location} parameter '{param.name}'"
-            if description:
-                room = limit - len(where) - 3
-                description = f"{clean(param.description or '', room)} ({where})" if room >= 16 else where
-            description = bounded(description or f"The {where}.", limit)
+            description = noted(description, where, limit) if description else bounded(f"The {where}.", limit)
             self.diags.info(
                 "argument-renamed",
                 f"{param.location} parameter {param.name!r} is argument {name!r}",
@@ -258,12 +273,12 @@ class _Builder:
                 required.append("body")
         select_arg = selection_argument(properties) if selectable else None
         if select_arg is not None:
-            properties[select_arg] = SELECTION_SCHEMA  # never sent upstream: the server applies it
+            properties[select_arg] = self.selection_schema  # never sent upstream: the server applies it
         query = [b.wire_name for b in bindings if b.location == "query"]
         page_url_arg = None
         if success is not None and pages_by_url(success.schema, self.api.defs.response, query):
             page_url_arg = page_url_argument(properties)
-            properties[page_url_arg] = PAGE_URL_SCHEMA
+            properties[page_url_arg] = self.page_url_schema
         # No "additionalProperties": false at the root: the server refuses an undeclared argument by name
         # (runtime/api.py), so the keyword would only cost every tool's listing bytes.
         root = {"type": "object", "properties": properties, "required": required}

@@ -20,7 +20,15 @@ from urllib.parse import urlsplit
 from ..contract import ContractError, ToolsFile, load_package_contract
 from ..observe.tracing import TRACING_VARIABLES
 from ..redact import Redactor, SecretFilter
-from ..settings.table import SETTINGS, SettingError, Settings, all_settings, parse_value, read_settings
+from ..settings.table import (
+    SETTINGS,
+    SettingError,
+    Settings,
+    all_settings,
+    parse_value,
+    read_settings,
+    unknown_variables,
+)
 
 if TYPE_CHECKING:
     from ..access.endpoint import Protection
@@ -95,11 +103,14 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     """Parse the command line and environment for the API of ``data``, then serve it."""
     parser = build_parser(data)
     args = parser.parse_args(argv)
+    env = os.environ if environ is None else environ
     try:
-        settings = read_settings(data["server"], os.environ if environ is None else environ, _overrides(args))
+        settings = read_settings(data["server"], env, _overrides(args))
         guard = _protection(data, settings) if settings.transport == "http" else None
     except SettingError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    for line in unknown_variables(data["server"], env):  # stderr: stdout is the stdio transport's
+        print(f"{parser.prog}: warning: {line}", file=sys.stderr)
     from ..access.credentials import redaction_secrets  # noqa: PLC0415 - httpx and the SDK load only when needed
     from .server import build_server  # noqa: PLC0415
 
