@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
+
+# The tests keep bytecode (theirs as pytest rewrites them, mcpforge's, the SDKs') even where
+# PYTHONDONTWRITEBYTECODE is set, as sandboxes and CI images often do: compiling it all again costs
+# every run of the fast tier seconds per worker. __pycache__ is ignored by git.
+sys.dont_write_bytecode = False
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -38,6 +44,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden")) or os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The fast tier (``-m "not e2e"``) does not import the end-to-end modules at all.
+
+    Every test under ``tests/e2e`` is marked ``e2e`` (below), so the fast tier would deselect them
+    all; importing them first (the OpenAI, Anthropic and Agents SDKs: seconds per worker) is wasted.
+    """
+    if collection_path.name == "e2e" and config.getoption("markexpr") == "not e2e":
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -23,9 +23,14 @@ SCALARS: list[dict[str, Any]] = [
 ]
 
 
-def _scalar() -> st.SearchStrategy[dict[str, Any]]:
-    enums = st.lists(IDENT, min_size=1, max_size=4, unique=True).map(lambda e: {"type": "string", "enum": e})
-    return st.one_of(st.sampled_from(SCALARS), enums)
+# Strategies are made once, here: hypothesis describes each lambda by reading its source, which is
+# slow, and a strategy made anew inside a draw is described anew (most of this module's cost once).
+_ENUMS = st.lists(IDENT, min_size=1, max_size=4, unique=True).map(lambda e: {"type": "string", "enum": e})
+SCALAR = st.one_of(st.sampled_from(SCALARS), _ENUMS)
+_QUERY_SCHEMA = st.one_of(SCALAR, SCALAR.map(lambda s: {"type": "array", "items": s}))
+_PATH_SCHEMA = st.sampled_from(SCALARS[:2] + SCALARS[4:6])
+_OPERATION_ID = st.one_of(IDENT, TEXT.filter(lambda t: t.strip() != ""))
+_NAMED = TEXT.filter(str.strip)
 
 
 def _object(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
@@ -43,13 +48,17 @@ def _object(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[di
     return build()
 
 
+def _array_of(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    return children.map(lambda c: {"type": "array", "items": c})
+
+
+SCHEMAS = st.recursive(SCALAR, lambda children: st.one_of(_object(children), _array_of(children)), max_leaves=8)
+BODIES = _object(SCHEMAS)
+
+
 def schemas() -> st.SearchStrategy[dict[str, Any]]:
     """Nested objects and arrays of scalars and enums."""
-    return st.recursive(
-        _scalar(),
-        lambda children: st.one_of(_object(children), children.map(lambda c: {"type": "array", "items": c})),
-        max_leaves=8,
-    )
+    return SCHEMAS
 
 
 def _nullable(schema: dict[str, Any], version: str) -> dict[str, Any]:
@@ -64,7 +73,7 @@ def _nullable(schema: dict[str, Any], version: str) -> dict[str, Any]:
 def operations(draw: st.DrawFn, path_params: list[str], method: str, version: str, tags: list[str]) -> dict[str, Any]:
     operation: dict[str, Any] = {"responses": {"200": {"description": draw(TEXT) or "ok"}}}
     if draw(st.booleans()):
-        operation["operationId"] = draw(st.one_of(IDENT, TEXT.filter(lambda t: t.strip() != "")))
+        operation["operationId"] = draw(_OPERATION_ID)
     if draw(st.booleans()):
         operation["summary"] = draw(TEXT)
     if draw(st.booleans()):
@@ -73,11 +82,11 @@ def operations(draw: st.DrawFn, path_params: list[str], method: str, version: st
     if tags and tagged:
         operation["tags"] = draw(st.lists(st.sampled_from(tags), min_size=1, max_size=2, unique=True))
     parameters: list[dict[str, Any]] = [
-        {"name": name, "in": "path", "required": True, "schema": draw(st.sampled_from(SCALARS[:2] + SCALARS[4:6]))}
+        {"name": name, "in": "path", "required": True, "schema": draw(_PATH_SCHEMA)}
         for name in path_params
     ]
     for name in draw(st.lists(IDENT, max_size=3, unique=True)):
-        schema = draw(st.one_of(_scalar(), _scalar().map(lambda s: {"type": "array", "items": s})))
+        schema = draw(_QUERY_SCHEMA)
         if draw(st.booleans()):
             schema = _nullable(schema, version)
         parameters.append({"name": f"q_{name}", "in": "query", "required": draw(st.booleans()), "schema": schema})
@@ -86,10 +95,10 @@ def operations(draw: st.DrawFn, path_params: list[str], method: str, version: st
     if parameters:
         operation["parameters"] = parameters
     if method in ("post", "put", "patch") and draw(st.booleans()):
-        body = draw(_object(schemas()))
+        body = draw(BODIES)
         operation["requestBody"] = {"required": draw(st.booleans()), "content": {"application/json": {"schema": body}}}
     if draw(st.booleans()):
-        response = draw(schemas())
+        response = draw(SCHEMAS)
         operation["responses"]["200"]["content"] = {"application/json": {"schema": response}}
     return operation
 
@@ -98,7 +107,7 @@ def operations(draw: st.DrawFn, path_params: list[str], method: str, version: st
 def documents(draw: st.DrawFn) -> dict[str, Any]:
     """A valid OpenAPI document with 1-5 paths."""
     version = draw(st.sampled_from(["3.0.3", "3.1.0"]))
-    tags = draw(st.lists(st.one_of(IDENT, TEXT.filter(str.strip)), max_size=3, unique=True))
+    tags = draw(st.lists(st.one_of(IDENT, _NAMED), max_size=3, unique=True))
     paths: dict[str, Any] = {}
     operation_ids: set[str] = set()
     for index in range(draw(st.integers(1, 5))):
@@ -126,7 +135,7 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
         paths[path] = item
     document: dict[str, Any] = {
         "openapi": version,
-        "info": {"title": draw(TEXT.filter(str.strip)) or "t", "version": "1", "description": draw(TEXT)},
+        "info": {"title": draw(_NAMED) or "t", "version": "1", "description": draw(TEXT)},
         "paths": paths,
     }
     if tags:

@@ -83,7 +83,16 @@ def test_corpus_is_present() -> None:
     assert len(DOCS) >= 26, f"no corpus at {CORPUS}: put ../shared/corpus beside the checkout or set MCPFORGE_CORPUS"
 
 
-@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name[:60])
+# Documents over 1 MB (Kubernetes, Stripe...) take seconds each: they run with the end-to-end tier.
+BIG = 1_000_000
+
+
+@pytest.mark.xdist_group("provider-sdks")  # the oracles' SDKs take seconds to import: one worker does
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.e2e) if p.stat().st_size > BIG else p for p in DOCS],
+    ids=lambda p: p.name[:60],
+)
 def test_corpus_document(path: Path) -> None:
     if path.name in REFUSED:
         with pytest.raises(MCPForgeError) as info:

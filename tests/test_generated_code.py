@@ -57,6 +57,9 @@ def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("mypy-cache")
 
 
+# Slow (mypy reads the MCP SDK, httpx and Starlette): with the end-to-end tests. The runtime it checks is
+# mcpforge's own, which test.sh checks with mypy --strict before any test runs.
+@pytest.mark.e2e
 @pytest.mark.parametrize("case", ["petstore_30", "hostile"])
 def test_generated_package_passes_mypy_strict(projects: list[tuple[Path, str]], case: str, mypy_cache: Path) -> None:
     root, package = next(p for p in projects if p[0].name == case)

@@ -7,11 +7,8 @@ import json
 from typing import Any
 
 import anyio
-from anthropic.types import TextBlock, ToolUseBlock
+import pytest
 from mcp import types
-from openai.types.chat import ChatCompletionMessageToolCall
-from openai.types.chat.chat_completion_message_function_tool_call import Function
-from openai.types.responses import ResponseFunctionToolCall
 
 from mcpforge.runtime.agents.toolcalls import (
     ToolCall,
@@ -33,7 +30,11 @@ async def echo(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
     return ok(f"{name}:{json.dumps(arguments, sort_keys=True)}")
 
 
+@pytest.mark.xdist_group("provider-sdks")  # the SDKs take seconds to import: one worker does
 def test_chat_calls_from_sdk_objects_keep_order_and_ids() -> None:
+    from openai.types.chat import ChatCompletionMessageToolCall
+    from openai.types.chat.chat_completion_message_function_tool_call import Function
+
     calls = [
         ChatCompletionMessageToolCall(id="a", type="function", function=Function(name="one", arguments='{"x": 1}')),
         {"id": "b", "type": "function", "function": {"name": "two", "arguments": "{not json"}},
@@ -56,7 +57,10 @@ def test_chat_accepts_the_assistant_message_itself() -> None:
     assert anyio.run(execute_openai_chat, message, echo)[0]["tool_call_id"] == "a"
 
 
+@pytest.mark.xdist_group("provider-sdks")
 def test_responses_only_function_calls_matched_by_call_id() -> None:
+    from openai.types.responses import ResponseFunctionToolCall
+
     output = [
         {"type": "reasoning", "id": "rs_1", "summary": []},
         ResponseFunctionToolCall(type="function_call", call_id="call_2", name="two", arguments='{"y": 2}'),
@@ -71,7 +75,10 @@ def test_responses_only_function_calls_matched_by_call_id() -> None:
     assert items[0]["output"] == 'two:{"y": 2}' and items[1]["output"].startswith("Error: ")
 
 
+@pytest.mark.xdist_group("provider-sdks")
 def test_anthropic_tool_results_carry_is_error() -> None:
+    from anthropic.types import TextBlock, ToolUseBlock
+
     content = [
         TextBlock(type="text", text="Let me look."),
         ToolUseBlock(type="tool_use", id="toolu_1", name="one", input={"z": 3}),

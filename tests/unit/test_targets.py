@@ -6,10 +6,6 @@ import copy
 from typing import Any
 
 import pytest
-from agents.strict_schema import ensure_strict_json_schema
-from anthropic.lib._parse._transform import transform_schema
-from openai.types.chat import ChatCompletionFunctionToolParam
-from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
 from mcpforge.targets.anthropic import anthropic_strict_schema
@@ -17,9 +13,6 @@ from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini,
 from mcpforge.targets.lint import lint_manifest
 from mcpforge.targets.openai import Scrubbed, openai_parameters
 from mcpforge.targets.openai_strict import NotStrict, Strictified, strict_schema
-
-CHAT = TypeAdapter(ChatCompletionFunctionToolParam)
-RESPONSES = TypeAdapter(FunctionToolParam)
 
 
 def tool(schema: dict[str, Any], name: str = "t") -> dict[str, Any]:
@@ -255,19 +248,27 @@ def test_empty_tool_list() -> None:
     assert to_openai_chat([]) == ([], []) and to_gemini([]) == [] and chat_to_responses([]) == ([], [])
 
 
+@pytest.mark.xdist_group("provider-sdks")  # the SDKs take seconds to import: one worker does
 @pytest.mark.parametrize("strict", [False, True])
 def test_oracles_on_a_generated_manifest(strict: bool) -> None:
     import json
 
+    from agents.strict_schema import ensure_strict_json_schema
+    from anthropic.lib._parse._transform import transform_schema
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import FunctionToolParam
+
     from conftest import FIXTURES
+
+    chat_type, responses_type = TypeAdapter(ChatCompletionFunctionToolParam), TypeAdapter(FunctionToolParam)
 
     for case in sorted((FIXTURES / "golden").glob("*/expected/manifests/mcp-tools.json")):
         tools = json.loads(case.read_text())
         chat, _ = to_openai_chat(tools, strict=strict)
         responses, _ = to_openai_responses(tools, strict=strict)
         for c, r in zip(chat, responses, strict=True):
-            CHAT.validate_python(c)
-            RESPONSES.validate_python(r)
+            chat_type.validate_python(c)
+            responses_type.validate_python(r)
             if r["strict"]:
                 assert ensure_strict_json_schema(copy.deepcopy(r["parameters"])) == r["parameters"]
         anthropic, _ = to_anthropic(tools, strict=True)
