@@ -1,10 +1,11 @@
 """Serving benchmark: a generated server and FastMCP's ``from_openapi`` side by side, under concurrent MCP sessions.
 
 Usage: python bench/bench_serving.py [SPEC] [--sessions 1,10,50] [--seconds 10] [--modes stateful,stateless]
-       [--fastmcp-python PATH] [--no-peer] [--operation ID] [--arguments JSON]
+       [--responses sse,json] [--fastmcp-python PATH] [--no-peer] [--operation ID] [--arguments JSON]
 
-Both servers serve the same document over streamable HTTP with JSON responses (the MCP SDK client
-reads at most 1 MB per server-sent event) against the same local upstream: a uvicorn app that
+Both servers serve the same document over streamable HTTP, answering each call as a server-sent
+event stream (``sse``: what both do by default, and what clients meet) or as one JSON body
+(``json``), against the same local upstream: a uvicorn app that
 answers every request at once with the example of the operation's 200 response. Each server runs
 on core 1; the upstream and the load run on core 0 (on a machine with one core, everything shares
 it). The load is the MCP SDK client: SESSIONS concurrent sessions in one client process per 25
@@ -58,9 +59,10 @@ FASTMCP = """
 import json, sys
 import httpx2
 from fastmcp import FastMCP
-spec, upstream, port, stateless = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+spec, upstream, port = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+stateless, json_response = sys.argv[4] == "1", sys.argv[5] == "1"
 server = FastMCP.from_openapi(openapi_spec=spec, client=httpx2.AsyncClient(base_url=upstream, timeout=30))
-server.run(transport="http", host="127.0.0.1", port=port, stateless_http=stateless, json_response=True,
+server.run(transport="http", host="127.0.0.1", port=port, stateless_http=stateless, json_response=json_response,
            log_level="warning", show_banner=False)
 """
 
@@ -325,6 +327,14 @@ def measure(server: subprocess.Popen[bytes], url: str, tool: str, arguments: dic
     }
 
 
+def _message(response: Any) -> dict[str, Any]:
+    """The JSON-RPC message of an answer: a JSON body, or the last event of an event stream."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        data = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
+        return dict(json.loads(data[-1])) if data else {}
+    return dict(response.json())
+
+
 def overhead_ms(url: str, upstream: str, path: str, tool: str, arguments: dict[str, Any], calls: int = 300) -> float:
     """Median time a tools/call takes over the upstream's own answer to the same request, in ms, one at a time.
 
@@ -348,7 +358,7 @@ def overhead_ms(url: str, upstream: str, path: str, tool: str, arguments: dict[s
             began = time.perf_counter()
             result = http.post(url, headers=headers, json=call)
             through.append(time.perf_counter() - began)
-            if result.status_code != 200 or "error" in result.json():
+            if result.status_code != 200 or "error" in _message(result):
                 raise SystemExit(f"{url}: tools/call failed: {result.text[:300]}")
             began = time.perf_counter()
             http.get(upstream + path)
@@ -356,12 +366,11 @@ def overhead_ms(url: str, upstream: str, path: str, tool: str, arguments: dict[s
     return 1000 * (statistics.median(through) - statistics.median(direct))
 
 
-def _commands(name: str, out: Path, spec_json: Path, upstream: str, port: int, stateless: bool,
+def _commands(name: str, out: Path, spec_json: Path, upstream: str, port: int, stateless: bool, json_response: bool,
               fastmcp: Path) -> tuple[list[str], dict[str, str]]:  # fmt: skip
     if name == "FastMCP":
-        return [str(fastmcp), "-c", FASTMCP, str(spec_json), upstream, str(port), "1" if stateless else "0"], dict(
-            os.environ
-        )
+        flags = ["1" if stateless else "0", "1" if json_response else "0"]
+        return [str(fastmcp), "-c", FASTMCP, str(spec_json), upstream, str(port), *flags], dict(os.environ)
     package = next((out / "src").glob("*/tools.json")).parent.name
     prefix = package.removesuffix("_mcp").upper()
     env = {
@@ -370,8 +379,8 @@ def _commands(name: str, out: Path, spec_json: Path, upstream: str, port: int, s
         f"{prefix}_BASE_URL": upstream,
         f"{prefix}_LOG_LEVEL": "WARNING",
     }
-    command = [sys.executable, "-m", package, "--transport", "http", "--port", str(port), "--json-response"]
-    return [*command, *(["--stateless"] if stateless else [])], env
+    command = [sys.executable, "-m", package, "--transport", "http", "--port", str(port)]
+    return [*command, *(["--stateless"] if stateless else []), *(["--json-response"] if json_response else [])], env
 
 
 Target = tuple[str, str, dict[str, Any]]  # operationId, the request's path, the tool's arguments
@@ -430,6 +439,7 @@ def main() -> None:
     parser.add_argument("--sessions", default="1,10,50")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--modes", default="stateful,stateless")
+    parser.add_argument("--responses", default="sse,json", help="sse (event streams, the default), json, or both")
     parser.add_argument("--fastmcp-python", type=Path, default=Path("/tmp/fm/bin/python"))
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--operation", default=None)
@@ -464,19 +474,21 @@ def main() -> None:
         with process(
             [sys.executable, "-c", UPSTREAM, str(upstream_port), str(body)], dict(os.environ), 0, upstream_port
         ):
-            for mode in modes:
-                for name in servers:
-                    port = free_port()
-                    command, env = _commands(
-                        name, out, spec_json, upstream, port, mode == "stateless", args.fastmcp_python
-                    )
-                    try:
-                        rows += serve_and_load(name, command, env, port, (operation, path, arguments), sessions, mode,
-                                               args.seconds, upstream, work)  # fmt: skip
-                    except SystemExit as exc:
-                        if name == "mcpforge":
-                            raise
-                        print(f"{name} could not serve this document ({mode}): {exc}", flush=True)
+            for response in args.responses.split(","):
+                for state in modes:
+                    mode = f"{state}, {response}"
+                    for name in servers:
+                        port = free_port()
+                        command, env = _commands(name, out, spec_json, upstream, port, state == "stateless",
+                                                 response == "json", args.fastmcp_python)  # fmt: skip
+                        try:
+                            rows += serve_and_load(name, command, env, port, (operation, path, arguments), sessions,
+                                                   mode, args.seconds, upstream, work)  # fmt: skip
+                        except SystemExit as exc:
+                            if name == "mcpforge":
+                                raise
+                            print(f"{name} could not serve this document ({mode}): {exc}", flush=True)
+            modes = [f"{state}, {response}" for response in args.responses.split(",") for state in modes]
     print(f"{args.spec.name}: the tool of {operation} with {json.dumps(arguments)}, {args.seconds:g} s per row")
     _table(rows, modes, sessions)
 

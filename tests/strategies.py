@@ -82,8 +82,7 @@ def operations(draw: st.DrawFn, path_params: list[str], method: str, version: st
     if tags and tagged:
         operation["tags"] = draw(st.lists(st.sampled_from(tags), min_size=1, max_size=2, unique=True))
     parameters: list[dict[str, Any]] = [
-        {"name": name, "in": "path", "required": True, "schema": draw(_PATH_SCHEMA)}
-        for name in path_params
+        {"name": name, "in": "path", "required": True, "schema": draw(_PATH_SCHEMA)} for name in path_params
     ]
     for name in draw(st.lists(IDENT, max_size=3, unique=True)):
         schema = draw(_QUERY_SCHEMA)

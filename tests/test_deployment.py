@@ -16,7 +16,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from conftest import FIXTURES
+from conftest import FIXTURES, ROOT
 from helpers import write_project
 
 SPEC = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
@@ -98,3 +98,19 @@ def test_strict_validation_would_catch_a_misspelt_field(project: Path) -> None:
     container["readinessProbes"] = container.pop("readinessProbe")
     with pytest.raises(kubernetes_validate.ValidationError):
         kubernetes_validate.validate(deployment, kubernetes_validate.latest_version(), strict=True)
+
+
+def test_mcpforge_itself_depends_on_everything_a_generated_server_declares() -> None:
+    """``mcpforge serve`` runs the same runtime from mcpforge's own environment: nothing it imports may be missing."""
+    import tomllib
+
+    def names(requirements: list[str]) -> set[str]:
+        return {re.split(r"[<>=;\[ ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+    template = (ROOT / "templates" / "pyproject.toml.jinja").read_text(encoding="utf-8")
+    block = template.split("\ndependencies = [", 1)[1].split("\n]", 1)[0]
+    declared = names([line.split('"')[1] for line in block.splitlines() if line.strip().startswith('"')])
+    ours = names(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"])
+    # jsonschema, anyio, starlette and uvicorn come with mcp, which mcpforge depends on as the generated servers do.
+    assert declared - ours <= {"jsonschema", "anyio", "starlette", "uvicorn"}, declared - ours
+    assert {"httptools", "uvloop", "cryptography", "redis", "aiohttp"} <= ours

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from mcpforge.options.model import Options
 from mcpforge.pipeline import generate
 from mcpforge.runtime.agents import toolcalls
 from mcpforge.runtime.calling.api import Api
+from mcpforge.runtime.calling.transport import Answer, Upstream
 from mcpforge.runtime.settings.table import Settings
 
 
@@ -215,6 +217,35 @@ def _complaint(response: httpx.Response) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Replay(Answer):
+    """An answer whose body was read already (to record it): its chunks are that body."""
+
+    content: bytes = b""
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        yield self.content
+
+
+class RecordingUpstream(Upstream):
+    """The runtime's own connections, recording each exchange as an httpx.Response (what the checks read)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=30, user_agent="mcpforge-conformance")
+        self.seen: list[httpx.Response] = []
+
+    @contextlib.asynccontextmanager
+    async def request(
+        self, method: str, url: str, headers: Mapping[str, str], body: bytes | None = None
+    ) -> AsyncIterator[Answer]:
+        async with super().request(method, url, headers, body) as answer:
+            content = b"".join([chunk async for chunk in answer.chunks()])
+            shown = [(k, v) for k, v in answer.headers.items() if k.lower() != "content-encoding"]  # decoded
+            sent = httpx.Request(method, url, headers=dict(headers), content=body or b"")
+            self.seen.append(httpx.Response(answer.status, headers=shown, content=content, request=sent))
+            yield _Replay(answer.status, answer.reason, answer.headers, answer.url, answer.response, content)
+
+
 async def sweep(spec: Path, upstream: PrismServer) -> Report:
     """Call every tool once with arguments built from its input schema."""
     data = generated_contract(spec)
@@ -227,13 +258,8 @@ async def sweep(spec: Path, upstream: PrismServer) -> Report:
         if kind not in ("clientId", "clientSecret")
     }
     report = Report(document=spec.name)
-    seen: list[httpx.Response] = []
-
-    async def record(response: httpx.Response) -> None:
-        await response.aread()
-        seen.append(response)
-
-    async with httpx.AsyncClient(timeout=30, event_hooks={"response": [record]}) as client:
+    async with RecordingUpstream() as client:
+        seen = client.seen
         api = Api(data, Settings(base_url=upstream.url, credentials=credentials), client)
         for entry in data["tools"]:
             tool = entry["tool"]

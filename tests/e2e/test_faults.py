@@ -195,7 +195,7 @@ def test_faults_become_error_results_and_the_server_keeps_serving(faults_project
     assert any(seen.get("authorization") == f"Bearer {TOKEN}" for seen in upstream.headers_seen)
     # ...and they appear nowhere the server wrote or answered, even at DEBUG level.
     written = log.read_text(errors="replace") + refused_log.read_text(errors="replace")
-    assert "HTTP Request: GET" in written  # httpx did log every request URL, with the key redacted
+    assert "HTTP request: GET http" in written  # every request URL is logged at DEBUG, its key redacted
     answered = json.dumps([r.model_dump(mode="json") for r in results])
     for secret in (API_KEY, TOKEN):
         assert secret not in written and secret not in answered

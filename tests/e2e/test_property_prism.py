@@ -7,14 +7,13 @@ import json
 from typing import Any
 
 import anyio
-import httpx
 from hypothesis import HealthCheck, given, settings
 from mcp import types
 
 from e2e.argsynth import arguments
 from e2e.harness import prism
 from helpers import contract_of
-from mcpforge.runtime.calling.api import Api
+from mcpforge.runtime.calling.api import Api, http_client
 from mcpforge.runtime.settings.table import Settings
 from strategies import documents
 
@@ -58,8 +57,9 @@ def test_requests_built_from_random_documents_pass_prism(document: dict[str, Any
     with prism(spec) as url:
 
         async def run() -> list[tuple[str, types.CallToolResult]]:
-            async with httpx.AsyncClient(timeout=30) as client:
-                api = Api(data, Settings(base_url=url), client)
+            settings = Settings(base_url=url)
+            async with http_client(settings, data["server"]) as client:
+                api = Api(data, settings, client)
                 return [(name, await api.call(name, args)) for name, args in calls]
 
         results = anyio.run(run)

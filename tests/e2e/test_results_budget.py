@@ -84,7 +84,7 @@ def sweep(spec: Path) -> Tally:
 
     async def run(url: str) -> None:
         settings = Settings(base_url=url, max_result_tokens=BUDGET)
-        async with http_client(settings) as client:
+        async with http_client(settings, data["server"]) as client:
             api = Api(data, settings, client)
             for entry in data["tools"]:
                 if entry["method"] != "GET" or (entry["method"], entry["path"]) not in upstream.routes:

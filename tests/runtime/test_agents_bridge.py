@@ -35,7 +35,7 @@ def data() -> Any:
 
 def bridge_post(data: Any, base_url: str, bodies: list[bytes]) -> list[httpx.Response]:
     async def scenario() -> list[httpx.Response]:
-        async with http_client(Settings(base_url=base_url)) as client:
+        async with http_client(Settings(base_url=base_url), data["server"]) as client:
             api = Api(data, Settings(base_url=base_url), client)
             app = Starlette(routes=bridge_routes(lambda: api, token=TOKEN, max_body=10_000_000))
             transport = httpx.ASGITransport(app=app)

@@ -103,7 +103,7 @@ def call_all(
 
     async def run() -> list[types.CallToolResult]:
         settings = read_settings(config, {"RUNTIME_MAX_RESPONSE_BYTES": "1024", **env})
-        async with http_client(settings) as client:
+        async with http_client(settings, config) as client:
             api = Api(contract, settings, client)
             return [await api.call(name, args) for name, args in calls]
 

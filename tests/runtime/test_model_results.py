@@ -208,7 +208,7 @@ def run(contract: Any, url: str, body: Any, env: dict[str, str] | None = None) -
     settings = read_settings(config, {"PAGER_RETRY_MAX_WAIT": "5", **(env or {})})
 
     async def go() -> Any:
-        async with http_client(settings) as client:
+        async with http_client(settings, config) as client:
             data: Any = {**contract, "server": config}
             return await body(Api(data, settings, client))
 

@@ -99,7 +99,7 @@ def run_calls(
 
     async def run() -> list[types.CallToolResult]:
         settings = read_settings(config, {"EVENTS_STREAM_SECONDS": "1", **(env or {})})
-        async with http_client(settings) as client:
+        async with http_client(settings, config) as client:
             api = Api(data, settings, client)
             return [await api.call(name, args) for name, args in calls]
 

@@ -478,7 +478,7 @@ def test_an_api_401_for_a_signed_in_token_renews_it_once_then_asks_to_sign_in_ag
         async def scenario() -> list[Any]:
             caller = Caller("local", "the user of this computer")  # an unprotected loopback server's one caller
             await flow.keep(caller, "notesAuth", Grant("a0", time.time() + 600, refresh_token="r0"))
-            async with http_client(settings) as client:
+            async with http_client(settings, data["server"]) as client:
                 api = Api(data, settings, client, sign_in=flow)
                 renewed = await api.call("whoAmI", {})
                 refused.add("a1")  # the user revokes the app: even a refreshed token is refused...

@@ -19,10 +19,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
-import httpx
 from mcp import types
 
 from ..calling.api import Api, http_client
+from ..calling.transport import Upstream
 from ..contract import PACKAGE, ToolsFile, load_package_contract, select_tools
 from ..settings.table import Settings, read_settings
 from . import toolcalls
@@ -87,11 +87,11 @@ class ToolRunner:
         self._settings = settings or read_settings(self._data["server"], os.environ if environ is None else environ)
         self._concurrency = concurrency
         self._toolsets = toolsets
-        self._client: httpx.AsyncClient | None = None
+        self._client: Upstream | None = None
         self._api: Api | None = None
 
     async def __aenter__(self) -> ToolRunner:
-        self._client = http_client(self._settings)
+        self._client = http_client(self._settings, self._data["server"])
         self._api = Api(self._data, self._settings, self._client, toolsets=self._toolsets)
         return self
 

@@ -16,29 +16,28 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 import anyio
-import httpx
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from ..access.callers import CallContext, CallerCredentials
 from ..access.credentials import CredentialError, TokenCache
 from ..access.signin import Link, SignIn, SignInDeferred, SignInNeeded
-from ..contract import ToolEntry, ToolsFile, select_tools
+from ..contract import ServerConfig, ToolEntry, ToolsFile, select_tools
 from ..observe.observer import Observer
 from ..redact import CALL_REDACTOR
 from ..results.defs import deref
 from ..results.media import media_kind
 from ..results.responses import Response, Shaping, body_schema, error_result, response_result
 from ..results.select import SelectionError, check_paths, parse_paths
+from ..results.shapes import compile_shape
 from ..results.tokens import BYTES_PER_TOKEN
 from ..settings.table import Settings
-from .request import ArgumentError, PreparedRequest, prepare_request
-from .transport import PooledTransport
+from .request import ArgumentError, PreparedRequest, encoded_body, prepare_request, query_string
+from .transport import Upstream, UpstreamError, UpstreamTimeout
 
 __all__ = ["Api", "Prompt", "drop_injected_nulls", "http_client", "retry_after"]
 
@@ -84,16 +83,16 @@ def _path_pattern(template: str) -> re.Pattern[str]:
     return re.compile("[^/]+".join(re.escape(piece) for piece in pieces))
 
 
-def http_client(settings: Settings) -> httpx.AsyncClient:
-    """The HTTP client for the API: the configured timeout, and redirects not followed.
+def http_client(settings: Settings, server: ServerConfig) -> Upstream:
+    """The connections to the API: the configured timeout, redirects not followed, no cookies kept.
 
     A redirect could carry an API key header to another host, so it comes back as a result. Cookies
-    the API sets are not kept (the client is shared by every caller); a cookie parameter is sent per call.
+    the API sets are not kept (the pool is shared by every caller); a cookie parameter is sent per
+    call. Requests say who sends them: ``<server name>/<version> (mcpforge)`` (some APIs, GitHub's
+    among them, refuse requests without a User-Agent).
     """
-    timeout = httpx.Timeout(settings.timeout, connect=min(10.0, settings.timeout))
-    # One client serves every caller: a cookie one caller's call was given must never go with another's.
-    no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
-    return httpx.AsyncClient(timeout=timeout, follow_redirects=False, transport=PooledTransport(), cookies=no_cookies)
+    agent = f"{server['name']}/{server['version']} (mcpforge)"
+    return Upstream(timeout=settings.timeout, user_agent=agent.encode("ascii", "replace").decode("ascii"))
 
 
 def _allows_null(schema: Any, defs: Mapping[str, Any]) -> bool:
@@ -135,6 +134,11 @@ def drop_injected_nulls(value: Any, schema: Any, defs: Mapping[str, Any]) -> Any
     return value
 
 
+def _problem(path: Sequence[str | int], message: str) -> str:
+    where = ".".join(str(p) for p in path) or "(root)"
+    return f"{where}: {message[:200]}"
+
+
 def _argument_errors(errors: Sequence[Any]) -> str:
     lines = []
     for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path)))[:_SHOWN_ERRORS]:
@@ -152,7 +156,7 @@ class Api:
         self,
         data: ToolsFile,
         settings: Settings,
-        client: httpx.AsyncClient,
+        client: Upstream,
         *,
         toolsets: Sequence[str] | None = None,
         tokens: TokenCache | None = None,
@@ -163,6 +167,7 @@ class Api:
         self._schemes = data["server"]["securitySchemes"]
         self._entries = {entry["tool"]["name"]: entry for entry in select_tools(data["tools"], toolsets)}
         self._validators: dict[str, Any] = {}
+        self._output_checks: dict[str, Callable[[Mapping[str, Any]], str | None]] = {}
         self._settings = settings
         self._client = client
         base = urlsplit(settings.base_url)
@@ -244,11 +249,10 @@ class Api:
             return error_result(redact(str(exc)))
         except RecursionError:
             return error_result("The arguments nest too deeply to be sent; flatten them.")
-        except httpx.TimeoutException:
+        except UpstreamTimeout:
             return error_result(f"The API at {self._origin} did not answer within {self._settings.timeout:g} s.")
-        except httpx.HTTPError as exc:
-            detail = redact(f"{type(exc).__name__}: {exc}")
-            return error_result(f"The request to the API at {self._origin} failed: {detail}")
+        except UpstreamError as exc:
+            return error_result(f"The request to the API at {self._origin} failed: {redact(str(exc))}")
         except Exception as exc:  # a tool call must never break the session (logged, and shown redacted)
             logger.exception("tool %s failed", name)
             detail = redact(str(exc))[:300]
@@ -317,7 +321,7 @@ class Api:
         if page_url and arguments.get(page_url):
             request.path, request.params = self._page_target(entry, request.path, arguments[page_url], page_url)
         request.headers.setdefault("Accept", entry.get("accept") or _DEFAULT_ACCEPT)
-        await context.credentials.apply(entry["security"], request, self._client)
+        await context.credentials.apply(entry["security"], request, self._client.http)
         started = time.perf_counter()
         response, retry_note = await self._send_retrying(request, entry["path"])
         elapsed = 1000 * (time.perf_counter() - started)
@@ -362,16 +366,27 @@ class Api:
             logger.info("%s answered %s; retry %d in %.1f s", request.method, response.status, attempt, wait)
             await anyio.sleep(wait)
 
-    def _output_check(self, tool: Mapping[str, Any]) -> Any:
-        def check(structured: Mapping[str, Any]) -> str | None:
-            # The first problem is enough (the structure is then dropped): the check stops there.
-            first = next(self._validator("output:" + tool["name"], tool["outputSchema"]).iter_errors(structured), None)
-            if first is None:
-                return None
-            where = ".".join(str(p) for p in first.absolute_path) or "(root)"
-            return f"{where}: {first.message[:200]}"
+    def _output_check(self, tool: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], str | None]:
+        """The check of a result's structure against the tool's output schema: its first problem, or None."""
+        name = tool["name"]
+        if name not in self._output_checks:
+            compiled = compile_shape(tool.get("outputSchema", True))  # no output schema: no structure to check
+            if compiled is not None:
+                shape_check = compiled
 
-        return check
+                def check(structured: Mapping[str, Any]) -> str | None:
+                    found = shape_check(structured, ())
+                    return None if found is None else _problem(found[0], found[1])
+
+            else:  # not a shape mcpforge wrote: the general validator
+
+                def check(structured: Mapping[str, Any]) -> str | None:
+                    # The first problem is enough (the structure is then dropped): the check stops there.
+                    first = next(self._validator("output:" + name, tool["outputSchema"]).iter_errors(structured), None)
+                    return None if first is None else _problem(tuple(first.absolute_path), first.message)
+
+            self._output_checks[name] = check
+        return self._output_checks[name]
 
     async def _send(self, request: PreparedRequest, template: str, attempt: int) -> Response:
         """One request (``template``: the operation's path template, which reports name it by)."""
@@ -383,44 +398,44 @@ class Api:
         if request.raw_query is not None:
             # OpenAPI 3.2 querystring: the query is one value, sent exactly as serialised.
             url += "?" + "&".join(filter(None, [urlencode(params, quote_via=quote), request.raw_query]))
-            params = []
-        kwargs: dict[str, Any] = {"params": params or None, "headers": headers}
-        if request.has_json:
-            kwargs["json"] = request.json_body
-        if request.files is not None:
-            kwargs["files"] = request.files
-        if request.content is not None:
-            kwargs["content"] = request.content
+        elif params:
+            url += "?" + query_string(params)
+        body, needed = encoded_body(request)
+        for name, value in needed.items():
+            if not any(k.lower() == name.lower() for k in headers):
+                headers[name] = value
+        logger.debug("HTTP request: %s %s", request.method, url)  # the log filter redacts credentials in it
         with self.observer.request(request.method, template, url, headers, attempt) as report:
-            response = await self._read(request.method, url, kwargs)
+            response = await self._read(request.method, url, headers, body)
             report.answered(response.status)
             return response
 
-    async def _read(self, method: str, url: str, kwargs: dict[str, Any]) -> Response:
+    async def _read(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> Response:
         limit = self._settings.max_response_bytes
-        async with self._client.stream(method, url, **kwargs) as response:
-            body = bytearray()
+        async with self._client.request(method, url, headers, body) as answer:
+            content_type = answer.headers.get("content-type", "")
+            received = bytearray()
             truncated = False
             seconds = math.inf
-            if media_kind(response.headers.get("content-type", "")) == "sequence":
+            if media_kind(content_type) == "sequence":
                 # A stream may never end (server-sent events): read what the result can hold, for a while.
                 limit = min(limit, self._settings.max_result_tokens * BYTES_PER_TOKEN * 2)
                 seconds = self._settings.stream_seconds
             with anyio.move_on_after(seconds) as reading:
-                async for chunk in response.aiter_bytes():
-                    body.extend(chunk)
-                    if len(body) > limit:
+                async for chunk in answer.chunks():
+                    received.extend(chunk)
+                    if len(received) > limit:
                         truncated = True
-                        del body[limit:]
+                        del received[limit:]
                         break
             truncated = truncated or reading.cancelled_caught
             return Response(
-                status=response.status_code,
-                reason=response.reason_phrase,
-                content_type=response.headers.get("content-type", ""),
-                body=bytes(body),
+                status=answer.status,
+                reason=answer.reason,
+                content_type=content_type,
+                body=bytes(received),
                 truncated=truncated,
-                url=str(response.url),
-                link=response.headers.get("link", ""),
-                retry_after=response.headers.get("retry-after", ""),
+                url=answer.url,
+                link=answer.headers.get("link", ""),
+                retry_after=answer.headers.get("retry-after", ""),
             )

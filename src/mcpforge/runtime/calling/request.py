@@ -19,7 +19,7 @@ from urllib.parse import quote, urlencode
 
 from ..results.sequences import serialize_items
 
-__all__ = ["MAX_URL_LENGTH", "ArgumentError", "PreparedRequest", "prepare_request"]
+__all__ = ["MAX_URL_LENGTH", "ArgumentError", "PreparedRequest", "encoded_body", "prepare_request", "query_string"]
 
 MAX_URL_LENGTH = 32_768  # httpx refuses 65,536; many servers and proxies stop at 8-16 KB
 _FORM = "application/x-www-form-urlencoded"
@@ -32,7 +32,7 @@ class ArgumentError(ValueError):
 
 @dataclass
 class PreparedRequest:
-    """Everything httpx needs, built from the arguments of one call."""
+    """Everything the request of one call needs, built from its arguments."""
 
     method: str
     path: str
@@ -282,3 +282,25 @@ def _check_url_length(
         f"the request URL would be {length:,} characters, over the limit of {MAX_URL_LENGTH:,}; "
         f"the largest part is argument {largest!r} ({size:,} characters): send less"
     )
+
+
+def query_string(params: Sequence[tuple[str, str]]) -> str:
+    """``params`` as a query string, encoded as httpx encodes query parameters (a space is ``+``)."""
+    return urlencode(params)
+
+
+def encoded_body(request: PreparedRequest) -> tuple[bytes | None, dict[str, str]]:
+    """The request's body as bytes, and the headers it needs that the request does not set (Content-Type).
+
+    JSON as httpx sends it (compact, UTF-8); multipart bodies encoded by httpx, which also chooses
+    their boundary.
+    """
+    if request.has_json:
+        body = json.dumps(request.json_body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return body.encode("utf-8"), {"Content-Type": "application/json"}
+    if request.files is not None:
+        import httpx  # noqa: PLC0415 - multipart bodies only
+
+        multipart = httpx.Request("POST", "http://multipart.invalid", files=request.files)
+        return multipart.read(), {"Content-Type": multipart.headers["Content-Type"]}
+    return request.content, {}
