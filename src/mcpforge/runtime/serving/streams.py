@@ -59,11 +59,11 @@ class PostEventStream:
             )
             await fallback(scope, receive, send)
             return
-        headers = [(b"content-type", b"text/event-stream; charset=utf-8")] + [
-            (k.lower().encode("latin-1"), v.encode("latin-1"))
-            for k, v in self._headers.items()
-            if k.lower() != "content-type"
-        ]
+        # The headers sse_starlette sends: no caching, no buffering by a proxy (nginx reads X-Accel-Buffering).
+        given = {k.lower(): v for k, v in self._headers.items()}
+        given = {"cache-control": "no-store", **given, "connection": "keep-alive", "x-accel-buffering": "no"}
+        given["content-type"] = "text/event-stream; charset=utf-8"
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in given.items()]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         watching = anyio.CancelScope()
         async with anyio.create_task_group() as tasks:
