@@ -11,7 +11,7 @@ from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.convert import to_anthropic, to_gemini
-from mcpforge.targets.openai import Scrubbed, chat_tools, flat_tool
+from mcpforge.targets.openai import chat_tools, flat_tool, plain_parameters
 
 __all__ = ["provider_manifests"]
 
@@ -25,9 +25,9 @@ def provider_manifests(
     Graph: hundreds of megabytes). The strict forms say, as notes, which tools could not be strict.
     Descriptions a format adds notes to stay within ``description_max`` characters.
     """
-    scrubbed = Scrubbed()  # the plain and strict forms start from the same scrubbed parameters
+    parameters = plain_parameters(tools)  # the plain and strict forms start from the same parameters, made once
     for strict in (False, True):
-        chat, loose = chat_tools(tools, strict=strict, memo=scrubbed, description_max=description_max)
+        chat, loose = chat_tools(tools, strict=strict, parameters=parameters, description_max=description_max)
         for name, why in loose:
             diags.info("not-strict", f"tool {name!r} is emitted with strict: false: {why}")
         suffix = "-strict" if strict else ""

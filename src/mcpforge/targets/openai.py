@@ -25,6 +25,7 @@ __all__ = [
     "chat_tools",
     "flat_tool",
     "openai_parameters",
+    "plain_parameters",
     "responses_tool",
     "with_parameters",
 ]
@@ -97,25 +98,30 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
     return {"type": "function", "function": function | {"strict": strict}}
 
 
+def plain_parameters(tools: Sequence[Mapping[str, Any]], memo: Scrubbed | None = None) -> list[dict[str, Any]]:
+    """Each tool's non-strict parameters (see :func:`openai_parameters`), sharing one scrubbing memo."""
+    memo = Scrubbed() if memo is None else memo
+    return [openai_parameters(tool.get("inputSchema") or {"type": "object"}, memo) for tool in tools]
+
+
 def chat_tools(
     tools: Sequence[Mapping[str, Any]],
     *,
     strict: bool,
-    memo: Scrubbed | None = None,
+    parameters: Sequence[dict[str, Any]] | None = None,
     description_max: int | None = None,
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The Chat tools of MCP tools, and ``(tool name, why)`` for each that could not be strict.
 
     The tools share one conversion memo each (see :func:`openai_parameters` and
     :func:`~mcpforge.targets.openai_strict.strict_schema`): a subschema they share is converted once.
-    ``memo`` shares the scrubbing with another call (the other form, in the same process);
+    ``parameters``: the tools' :func:`plain_parameters`, when another form already made them;
     ``description_max`` bounds descriptions that strict mode adds notes to.
     """
-    memo, strict_memo = Scrubbed() if memo is None else memo, Strictified()
+    strict_memo = Strictified()
     chats: list[dict[str, Any]] = []
     loose: list[tuple[str, str]] = []
-    for tool in tools:
-        params, _, _ = _parameters(tool, False, memo)
+    for tool, params in zip(tools, parameters if parameters is not None else plain_parameters(tools), strict=True):
         if strict:
             try:
                 chats.append(_chat(tool, strict_schema(params, strict_memo, description_max), True))

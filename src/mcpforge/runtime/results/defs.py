@@ -13,14 +13,15 @@ MAX_REF_HOPS = 32
 
 def ref_name(node: Any) -> str | None:
     """The definition a ``{"$ref": "#/$defs/<name>", ...}`` node points at, else None."""
-    ref = node.get("$ref") if isinstance(node, Mapping) else None
+    # A plain dict first: schemas are parsed JSON, and the ABC check costs more than the rest of the call.
+    ref = node.get("$ref") if type(node) is dict or isinstance(node, Mapping) else None
     return ref[len(REF_PREFIX) :] if isinstance(ref, str) and ref.startswith(REF_PREFIX) else None
 
 
 def deref(node: Any, defs: Mapping[str, Any]) -> Any:
     """``node`` with ``#/$defs/`` references followed; ``{}`` (anything) for other, unknown or cyclic ones."""
     for _ in range(MAX_REF_HOPS):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+        if not ((type(node) is dict or isinstance(node, Mapping)) and isinstance(node.get("$ref"), str)):
             return node
         name = ref_name(node)
         if name is None:
