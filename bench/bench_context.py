@@ -59,7 +59,7 @@ def _listing(package: str, dynamic: bool) -> list[dict[str, Any]]:
     async def run() -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []
         cursor = None
-        async with Client(server.build_server(data, settings, dynamic=dynamic)) as client:
+        async with Client(server.build_server(data, settings, mode="search" if dynamic else "tools")) as client:
             while True:
                 page = await client.list_tools(cursor=cursor)
                 tools += [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]

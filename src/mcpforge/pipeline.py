@@ -7,6 +7,7 @@ the stage's values, never bytes parsed back.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,10 +21,11 @@ from mcpforge.options.model import Options
 from mcpforge.project.files import RenderedFile, dump_compact, encode_each, manifest_file
 from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import manifest_files, project_parts, render_project
-from mcpforge.runtime.contract import ToolsFile, parse_contract
+from mcpforge.runtime.contract import SearchFile, ToolsFile, parse_contract
 from mcpforge.targets.budget import Budget, budget_problems, measure
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.targets.runtime import runtime_contract
+from mcpforge.targets.search import search_file
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.checks import toolset_problems
 from mcpforge.tools.model import ToolSet
@@ -162,15 +164,16 @@ def targets(toolset: ToolSet, options: Options, diags: Diagnostics) -> Targets:
     return Targets(tools, encoded, budget)
 
 
-def contract(options: Options) -> tuple[ToolsFile, tuple[Diagnostic, ...]]:
-    """For ``serve``: the runtime's contract (a generated package's ``tools.json``) and the run's diagnostics."""
+def contract(options: Options) -> tuple[ToolsFile, tuple[Diagnostic, ...], Callable[[], SearchFile]]:
+    """For ``serve``: the runtime's contract (a generated package's ``tools.json``), the run's diagnostics,
+    and what makes ``search.json`` (only search mode needs it)."""
     diags = Diagnostics()
     toolset = build(options, diags).toolset
     check_strict(diags, options)
     targets(toolset, options, diags)  # the context-budget warnings, as generate gives them
-    made = runtime_contract(toolset, toolset.api.project_names(options.name), dynamic=options.dynamic)
+    made = runtime_contract(toolset, toolset.api.project_names(options.name), mode=options.server_mode)
     # Through its own bytes, as the runtime reads a package's: the same checks, the same values.
-    return parse_contract(dump_compact(made)), diags.freeze()
+    return parse_contract(dump_compact(made)), diags.freeze(), functools.partial(search_file, toolset)
 
 
 def generate(options: Options, *, previous: Lock | None = None, progress: Progress = _quiet) -> GenerationResult:
@@ -187,7 +190,7 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
         toolset,
         diags.freeze(),  # what the project lists (skipped operations) is known before the manifests
         project_name=_project_name(options, previous),
-        dynamic=options.dynamic,
+        mode=options.server_mode,
         budget=made.budget,
         encoded_tools=made.encoded_mcp,
     )

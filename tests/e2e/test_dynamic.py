@@ -33,7 +33,7 @@ def payload(tools: list[Any]) -> int:
 
 
 def test_dynamic_mode_searches_describes_and_calls(data: Any, petstore_prism: str) -> None:
-    server = build_server(data, settings(petstore_prism), dynamic=True)
+    server = build_server(data, settings(petstore_prism), mode="search")
 
     async def scenario() -> None:
         async with Client(server) as client:

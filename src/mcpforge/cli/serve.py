@@ -42,6 +42,6 @@ def serve(config_path: Path | None, verbose: bool, server_args: tuple[str, ...],
     options = resolve(flags, config_path)
     if options.spec is None:
         raise ConfigError("no SPEC given", hint="run `mcpforge serve SPEC`, or set spec in mcpforge.toml")
-    data, diagnostics = contract(options)
+    data, diagnostics, search = contract(options)
     print_diagnostics(diagnostics, verbose=verbose)
-    run(data, list(server_args))
+    run(data, list(server_args), search=search)

@@ -21,7 +21,16 @@ from typing import Any
 
 from mcpforge.errors import ConfigError
 
-__all__ = ["OPTIONS", "OptionInfo", "Options", "Override", "ValidationLevel", "options_table", "range_problem"]
+__all__ = [
+    "OPTIONS",
+    "OptionInfo",
+    "Options",
+    "Override",
+    "ServerMode",
+    "ValidationLevel",
+    "options_table",
+    "range_problem",
+]
 
 
 class ValidationLevel(StrEnum):
@@ -30,6 +39,13 @@ class ValidationLevel(StrEnum):
     NONE = "none"
     BASIC = "basic"  # fast structural check with JSON pointers (default)
     FULL = "full"  # openapi-spec-validator (slow on large documents)
+
+
+class ServerMode(StrEnum):
+    """What the generated server lists unless its MODE setting says otherwise."""
+
+    TOOLS = "tools"  # one tool per operation (default)
+    SEARCH = "search"  # search, describe and call meta-tools: a listing of constant size
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +118,14 @@ class Options:
         default=(), metadata=_about("Only these HTTP methods (for example `get` for a read-only server).", shown="all")
     )
     include_deprecated: bool = field(default=False, metadata=_about("Also generate deprecated operations."))
-    dynamic: bool = field(
-        default=False, metadata=_about("Serve search/describe/call meta-tools by default (the server's --dynamic).")
+    mode: ServerMode = field(
+        default=ServerMode.TOOLS,
+        metadata=_about(
+            "What the server lists by default: tools (one per operation) or search (search, describe and call "
+            "meta-tools, for large APIs); the server's MODE setting chooses at run time."
+        ),
     )
+    dynamic: bool = field(default=False, metadata=_about("The former name of `--mode search`."))
     max_tool_name_length: int = field(
         default=64,
         metadata=_about(
@@ -152,6 +173,11 @@ class Options:
             problem = range_problem(value, meta.get("minimum"), meta.get("maximum"))
             if problem:
                 raise ConfigError(f"{options_field.name.replace('_', '-')} {problem} (got {value})")
+
+    @property
+    def server_mode(self) -> ServerMode:
+        """The mode the generated server lists by default (``dynamic`` is the former name of search)."""
+        return ServerMode.SEARCH if self.dynamic else self.mode
 
     def record(self) -> dict[str, Any]:
         """The options that shape the output, as the lock file records them (no paths, no CLI-only switches)."""

@@ -21,7 +21,7 @@ from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect
 from mcpforge.project import PACKAGE_DIR
 from mcpforge.project.escape import comment
 from mcpforge.project.files import RenderedFile, SharedParts, dump_compact, encode, manifest_file
-from mcpforge.runtime.contract import ServerConfig, ToolsFile
+from mcpforge.runtime.contract import SEARCH_FILE, ServerConfig, ToolsFile
 from mcpforge.runtime.observe.tracing import TRACING_VARIABLES
 from mcpforge.runtime.results.tokens import estimate_tokens
 from mcpforge.runtime.settings.schemes import per_user_headers
@@ -31,6 +31,7 @@ from mcpforge.targets.budget import Budget
 from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.openai import with_parameters
 from mcpforge.targets.runtime import runtime_contract
+from mcpforge.targets.search import search_file
 from mcpforge.tools.model import ToolSet
 
 __all__ = ["ProjectParts", "manifest_files", "project_parts", "render_project", "runtime_files", "runtime_sources"]
@@ -85,7 +86,7 @@ def project_parts(
     diagnostics: Sequence[Diagnostic],
     *,
     project_name: str | None = None,
-    dynamic: bool = False,
+    mode: str = "tools",
     budget: Budget | None = None,
     encoded_tools: Sequence[bytes] | None = None,
 ) -> ProjectParts:
@@ -98,7 +99,7 @@ def project_parts(
     the agent helpers and the OpenAI bridge serve them.
     """
     names = toolset.api.project_names(project_name)
-    contract = runtime_contract(toolset, names, dynamic=dynamic)
+    contract = runtime_contract(toolset, names, mode=mode)
     config = contract["server"]
     skipped = [
         {"operation": d.operation or d.pointer or "", "message": d.message}
@@ -145,7 +146,7 @@ def project_parts(
         "toolsets": _toolsets(budget) if budget else [],
         "total_bytes": f"{budget.total_bytes:,}" if budget else "?",
         "total_tokens": f"{budget.total_tokens:,}" if budget else "?",
-        "dynamic": dynamic,
+        "mode": mode,
     }
     package = f"src/{names.package}"
     return ProjectParts(
@@ -153,6 +154,7 @@ def project_parts(
         [
             # Package data, read at every start: compact (the manifests are the human-readable copies).
             RenderedFile(f"{package}/tools.json", _contract_data(contract, encoded_tools)),
+            RenderedFile(f"{package}/{SEARCH_FILE}", dump_compact(search_file(toolset))),
             *runtime_files(names.package),
         ],
     )

@@ -77,7 +77,7 @@ def _scheme_config(scheme: SecurityScheme, prefix: str, scopes: Sequence[str]) -
     }
 
 
-def runtime_contract(toolset: ToolSet, names: ProjectNames, *, dynamic: bool) -> ToolsFile:
+def runtime_contract(toolset: ToolSet, names: ProjectNames, *, mode: str = "tools") -> ToolsFile:
     """The generated server's data file: configuration, and every tool with its bindings."""
     api = toolset.api
     used: dict[str, list[str]] = {}
@@ -121,6 +121,6 @@ def runtime_contract(toolset: ToolSet, names: ProjectNames, *, dynamic: bool) ->
         "baseUrl": api.servers[0].default_url() if api.servers else "",
         "instructions": bounded(api.description, 1000) if api.description else None,
         "securitySchemes": schemes,
-        "dynamic": dynamic,
+        "mode": mode,
     }
     return {"formatVersion": FORMAT_VERSION, "server": server, "tools": tools}

@@ -1,44 +1,29 @@
-"""Dynamic mode: four meta-tools instead of one tool per operation, for APIs too large for a context.
+"""Search mode: four meta-tools instead of one tool per operation, for APIs too large for a context.
 
-``search_operations`` finds operations by words and toolsets, ``describe_operation`` returns one
-operation's input schema, ``call_operation`` runs it through the same validation, bindings and
-auth as an ordinary tool, and ``list_toolsets`` names the groups.
+``search_operations`` finds operations from a request in a person's words (:mod:`.index`), each
+with its name, method and path, a one-line summary and, when asked and small, its input schema;
+``describe_operation`` returns one operation's description and input schema; ``call_operation``
+runs it through the same validation, bindings and auth as an ordinary tool; ``list_toolsets``
+names the groups. The listing is the same few hundred tokens whatever the API's size.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp import types
 
 from ..calling.api import Api, Prompt
-from ..contract import ToolEntry, toolset_names
+from ..contract import SearchFile, ToolEntry, toolset_names
 from ..results.responses import error_result
+from .index import FIELDS, SearchIndex, analyse, entry_texts, summary_of
 
-__all__ = ["META_TOOLS", "Catalog"]
+__all__ = ["META_TOOLS", "SCHEMA_BYTES", "Catalog"]
 
-_WORD = re.compile(r"[a-z0-9]+")
-_FIELDS = (("name", 3.0), ("title", 2.0), ("toolsets", 2.0), ("path", 1.5), ("description", 1.0))
-
-
-def _words(text: str) -> list[str]:
-    # camelCase and snake_case both split into words: "listPullRequests" -> list, pull, requests
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
-    return [_stem(w) for w in _WORD.findall(text.lower())]
-
-
-def _stem(word: str) -> str:
-    """A crude plural fold, so "issue" finds "issues" and "repository" finds "repositories"."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+# An input schema up to this size (compact JSON, about 400 tokens) travels with a search result on request.
+SCHEMA_BYTES = 1_200
 
 
 def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, Any]:
@@ -50,14 +35,24 @@ META_TOOLS = [
         name="search_operations",
         title="Search the API's operations",
         description=(
-            "Find API operations by words (for example 'create issue comment'). Returns the best matches with "
-            "name, HTTP method and path, and a summary. Call describe_operation next for the arguments."
+            "Find the API operations that do what you ask, best first: say it in your own words (for example "
+            "'close issue 5 in acme/widgets'). Each result has the operation's name, HTTP method and path, and a "
+            "summary; with schemas=true also its input schema when small. Call it with call_operation; "
+            "describe_operation gives any operation's full description and input schema."
         ),
         input_schema=_object(
             {
-                "query": {"type": "string", "description": "Words describing what you want to do."},
-                "toolset": {"type": "string", "description": "Only search this toolset (see list_toolsets)."},
+                "query": {"type": "string", "description": "What you want to do, in your own words."},
+                "toolset": {
+                    "type": "string",
+                    "description": "Only this toolset (see list_toolsets); with an empty query, all of its operations.",
+                },
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+                "schemas": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Also return each result's input schema when it is small.",
+                },
             },
             ["query"],
         ),
@@ -104,55 +99,46 @@ def _json_result(value: Any, *, error: bool = False) -> types.CallToolResult:
     )
 
 
-class Catalog:
-    """The operations of one API, indexed for word search (BM25 over name, title, path, tags, text)."""
+def _documents(entries: Sequence[ToolEntry], search: SearchFile | None) -> list[dict[str, list[str]]]:
+    """Each entry's analysed fields: search.json's where it has them, else read from ``tools.json``."""
+    known: dict[str, list[str]] = {}
+    fields: list[str] = list(FIELDS)
+    if search is not None:
+        fields = search["fields"]
+        known = {document[0]: document[1:] for document in search["documents"]}
+    documents = []
+    for entry in entries:
+        found = known.get(entry["tool"]["name"])
+        if found is None:
+            documents.append(analyse(entry_texts(entry)))
+        else:
+            documents.append({name: text.split() for name, text in zip(fields, found, strict=False)})
+    return documents
 
-    def __init__(self, entries: Sequence[ToolEntry]) -> None:
+
+class Catalog:
+    """The operations of one API, searchable in people's words and callable by name."""
+
+    def __init__(self, entries: Sequence[ToolEntry], search: SearchFile | None = None) -> None:
         self._entries = list(entries)
         self._by_name = {entry["tool"]["name"]: entry for entry in self._entries}
-        self._docs: list[dict[str, float]] = []
-        for entry in self._entries:
-            tool = entry["tool"]
-            fields = {
-                "name": tool["name"],
-                "title": tool.get("title", ""),
-                "toolsets": " ".join(entry["toolsets"]),
-                "path": entry["path"],
-                "description": tool.get("description", ""),
-            }
-            doc: dict[str, float] = {}
-            for key, weight in _FIELDS:
-                for word in _words(fields[key]):
-                    doc[word] = doc.get(word, 0.0) + weight
-            self._docs.append(doc)
-        frequency: Counter[str] = Counter(word for doc in self._docs for word in doc)
-        total = len(self._docs) or 1
-        self._idf = {word: math.log(1 + (total - n + 0.5) / (n + 0.5)) for word, n in frequency.items()}
-        self._average = sum(sum(doc.values()) for doc in self._docs) / total
+        self._index = SearchIndex(self._entries, analysed=_documents(self._entries, search))
 
-    def search(self, query: str, toolset: str | None, limit: int) -> list[dict[str, Any]]:
-        """The best ``limit`` operations for ``query`` (BM25), optionally within one toolset."""
-        terms = list(dict.fromkeys(_words(query)))
-        scored = []
-        for index, (entry, doc) in enumerate(zip(self._entries, self._docs, strict=True)):
-            if toolset and toolset not in entry["toolsets"]:
-                continue
-            length = sum(doc.values())
-            score = 0.0
-            for term in terms:
-                tf = doc.get(term, 0.0)
-                if tf:
-                    score += self._idf[term] * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / self._average))
-            if score > 0 or not terms:
-                scored.append((-score, index, entry))
-        scored.sort(key=lambda item: (item[0], item[1]))
-        return [self._summary(entry) for _, _, entry in scored[:limit]]
-
-    @staticmethod
-    def _summary(entry: ToolEntry) -> dict[str, Any]:
-        tool = entry["tool"]
-        summary = tool.get("title") or tool.get("description", "")[:150]
-        return {"name": tool["name"], "operation": f"{entry['method']} {entry['path']}", "summary": summary}
+    def search(self, query: str, toolset: str | None, limit: int, *, schemas: bool = False) -> list[dict[str, Any]]:
+        """The best ``limit`` operations for ``query``, optionally within one toolset (an empty query: all of it)."""
+        if query.strip():
+            found = [hit.entry for hit in self._index.search(query, toolset=toolset, limit=limit)]
+        else:
+            found = [entry for entry in self._entries if toolset in entry["toolsets"]][:limit]
+        results = []
+        for entry in found:
+            result = summary_of(entry)
+            if schemas:
+                schema = entry["tool"]["inputSchema"]
+                if len(json.dumps(schema, separators=(",", ":"))) <= SCHEMA_BYTES:
+                    result["inputSchema"] = schema
+            results.append(result)
+        return results
 
     def describe(self, name: str) -> dict[str, Any] | None:
         """One operation's name, description, input schema and toolsets."""
@@ -190,12 +176,21 @@ class Catalog:
         if name == "search_operations":
             query = args.get("query")
             limit = args.get("limit", 10)
-            if not isinstance(query, str) or not isinstance(limit, int) or not 1 <= limit <= 50:
+            schemas = args.get("schemas", False)
+            if not isinstance(query, str) or not isinstance(limit, int) or not isinstance(schemas, bool):
+                return error_result("search_operations needs a string query and a limit from 1 to 50.")
+            if not 1 <= limit <= 50:
                 return error_result("search_operations needs a string query and a limit from 1 to 50.")
             toolset = args.get("toolset") if isinstance(args.get("toolset"), str) else None
             if toolset and toolset not in self.toolsets():
                 return error_result(f"Unknown toolset {toolset!r}; call list_toolsets for the names.")
-            return _json_result({"operations": self.search(query, toolset, limit)})
+            if not query.strip() and not toolset:
+                return error_result("Say what you want to do in query, or name a toolset to list its operations.")
+            found = self.search(query, toolset, limit, schemas=schemas)
+            answer: dict[str, Any] = {"operations": found}
+            if schemas and any("inputSchema" not in result for result in found):
+                answer["note"] = "Operations without inputSchema have large ones: call describe_operation."
+            return _json_result(answer)
         if name == "describe_operation":
             described = self.describe(str(args.get("name", "")))
             if described is None:

@@ -13,11 +13,11 @@ import signal
 import sys
 import textwrap
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..contract import ContractError, ToolsFile, load_package_contract
+from ..contract import ContractError, SearchFile, ToolsFile, load_package_contract
 from ..observe.tracing import TRACING_VARIABLES
 from ..redact import Redactor, SecretFilter
 from ..settings.table import (
@@ -27,8 +27,9 @@ from ..settings.table import (
     all_settings,
     parse_value,
     read_settings,
-    unknown_variables,
+    served_mode,
 )
+from ..settings.unknown import unknown_variables
 
 if TYPE_CHECKING:
     from ..access.endpoint import Protection
@@ -99,8 +100,17 @@ def _configure_logging(settings: Settings, secrets: Sequence[str]) -> None:
         handler.addFilter(SecretFilter(redactor))
 
 
-def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> None:
-    """Parse the command line and environment for the API of ``data``, then serve it."""
+def run(
+    data: ToolsFile,
+    argv: Sequence[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    search: Callable[[], SearchFile] | None = None,
+) -> None:
+    """Parse the command line and environment for the API of ``data``, then serve it.
+
+    ``search`` makes the search index's words (``search.json``) when search mode needs them
+    (``mcpforge serve``; a generated package reads its own file).
+    """
     parser = build_parser(data)
     args = parser.parse_args(argv)
     env = os.environ if environ is None else environ
@@ -115,6 +125,7 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
     from .server import build_server  # noqa: PLC0415
 
     toolsets = list(settings.toolsets) or None
+    mode = served_mode(settings, data["server"])
     observer = _observer(data, settings, parser)
     try:
         sign_in, identity = _sign_in(data, settings, guard, observer)
@@ -125,7 +136,8 @@ def run(data: ToolsFile, argv: Sequence[str] | None = None, environ: Mapping[str
             data,
             settings,
             toolsets=toolsets,
-            dynamic=settings.dynamic,
+            mode=mode,
+            search=search() if search is not None and mode == "search" else None,
             observer=observer,
             sign_in=sign_in,
             protected=guard is not None,

@@ -15,7 +15,7 @@ from starlette.requests import Request
 
 from ..access.signin import Link, SignIn, SignInDeferred
 from ..calling.api import Api, http_client
-from ..contract import ToolsFile, select_tools
+from ..contract import SearchFile, ToolsFile, load_package_search, select_tools
 from ..modes.search import META_TOOLS, Catalog
 from ..observe.observer import Observer
 from ..settings.table import Settings
@@ -98,7 +98,8 @@ def build_server(
     settings: Settings,
     *,
     toolsets: Sequence[str] | None = None,
-    dynamic: bool | None = None,
+    mode: str | None = None,
+    search: SearchFile | None = None,
     observer: Observer | None = None,
     sign_in: SignIn | None = None,
     protected: bool = False,
@@ -106,18 +107,17 @@ def build_server(
     """The MCP server for the API described by ``data``.
 
     ``toolsets`` limits the tools to those tags (default: every tool; an unknown name raises
-    ``ValueError`` listing the known ones); ``dynamic`` serves the meta-tools of dynamic mode
-    instead of one tool per operation (default: the mode chosen at generation); ``observer`` gets a
+    ``ValueError`` listing the known ones); ``mode`` ``search`` serves the meta-tools of search mode
+    instead of one tool per operation (default: the mode chosen at generation), over ``search``
+    (default: the package's ``search.json``, else what ``tools.json`` says); ``observer`` gets a
     report of each call of an operation (audit log, metrics, traces), and is closed with the server;
     ``sign_in`` lets callers sign in to the API (``protected``: the endpoint names its callers).
     """
     config = data["server"]
     entries = select_tools(data["tools"], toolsets)
-    if dynamic is None:
-        dynamic = bool(config.get("dynamic"))
     catalog: Catalog | None = None
-    if dynamic:
-        catalog = Catalog(entries)
+    if (mode or config["mode"]) == "search":
+        catalog = Catalog(entries, search if search is not None else load_package_search())
         tools = list(META_TOOLS)
         schemas: dict[str, Any] = {tool.name: tool.input_schema for tool in tools}
     else:

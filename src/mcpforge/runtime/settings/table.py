@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..contract import ServerConfig
+from ..contract import MODES, ServerConfig
 from .schemes import credential_settings, header_borne, label
 from .setting import LOG_LEVELS, Setting, SettingError, check_base_url, is_absolute, parse_value
 
@@ -27,7 +27,7 @@ __all__ = [
     "documented",
     "parse_value",
     "read_settings",
-    "unknown_variables",
+    "served_mode",
 ]
 
 MIN_TOKEN_LENGTH = 16
@@ -109,10 +109,19 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--toolsets",
     ),
     Setting(
+        "MODE",
+        "choice",
+        None,
+        "What the server lists: tools (one tool per operation), search (four tools that search, describe and call "
+        "the operations: a listing of constant size for large APIs). Default: the mode chosen at generation.",
+        choices=MODES,
+        flag="--mode",
+    ),
+    Setting(
         "DYNAMIC",
         "bool",
         None,
-        "Serve search/describe/call meta-tools instead of one tool per operation.",
+        "The former name of MODE: true is MODE=search, false MODE=tools.",
         flag="--dynamic",
     ),
     Setting(
@@ -368,7 +377,8 @@ class Settings:
     retry_max_wait: float = 30.0
     page_size: int = 0
     toolsets: tuple[str, ...] = ()
-    dynamic: bool = False
+    mode: str | None = None
+    dynamic: bool | None = None
     transport: str = "stdio"
     host: str = "127.0.0.1"
     port: int = 8000
@@ -441,7 +451,12 @@ def read_settings(config: ServerConfig, env: Mapping[str, str], overrides: Mappi
     if unknown:
         known = ", ".join(["all", *config["securitySchemes"]])
         raise SettingError(
-            f"{prefix}_PER_USER_CREDENTIALS names unknown security scheme(s) {', '.join(unknown)}; " f"known: {known}"
+            f"{prefix}_PER_USER_CREDENTIALS names unknown security scheme(s) {', '.join(unknown)}; known: {known}"
+        )
+    if values["mode"] and values["dynamic"] is not None and (values["mode"] == "search") != values["dynamic"]:
+        raise SettingError(
+            f"{prefix}_MODE={values['mode']} and {prefix}_DYNAMIC={str(values['dynamic']).lower()} disagree; "
+            f"set only {prefix}_MODE"
         )
     base_url = values.pop("base_url")
     variable = f"{prefix}_BASE_URL"
@@ -454,28 +469,16 @@ def read_settings(config: ServerConfig, env: Mapping[str, str], overrides: Mappi
     return Settings(base_url=check_base_url(base_url, variable), credentials=credentials, **values)
 
 
+def served_mode(settings: Settings, config: ServerConfig) -> str:
+    """The mode served: MODE, else DYNAMIC's, else the one chosen at generation."""
+    if settings.mode:
+        return settings.mode
+    if settings.dynamic is not None:
+        return "search" if settings.dynamic else "tools"
+    return config["mode"]
+
+
 def documented(config: ServerConfig) -> Sequence[tuple[str, str, str, bool]]:
     """``(variable, default, help, secret)`` for every variable, in table order (README, .env.example)."""
     prefix = config["envPrefix"]
     return [(s.variable(prefix), label(s.shown_default(), 200), s.help, s.secret) for s in all_settings(config)]
-
-
-def unknown_variables(config: ServerConfig, env: Mapping[str, str]) -> list[str]:
-    """One line for each variable with this server's prefix that it does not read, naming the closest one it does.
-
-    A misspelt setting (``PETSTORE_TIMEOUT_S``, ``GITHUB_TOOLSET``) would otherwise be ignored
-    without a word.
-    """
-    import difflib  # noqa: PLC0415 - only when a variable is unknown
-
-    prefix = config["envPrefix"] + "_"
-    known = [setting.variable(config["envPrefix"]) for setting in all_settings(config)]
-    lines = []
-    for name in sorted(env):
-        if not name.startswith(prefix) or name in known:
-            continue
-        # Compared without the prefix, which every name shares.
-        close = difflib.get_close_matches(name[len(prefix) :], [k[len(prefix) :] for k in known], n=1, cutoff=0.6)
-        hint = f"did you mean {prefix}{close[0]}?" if close else "run with --help for the settings"
-        lines.append(f"{name} is not a setting of this server and is ignored; {hint}")
-    return lines

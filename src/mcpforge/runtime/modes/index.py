@@ -1,0 +1,253 @@
+"""The search index of an API's operations: BM25F over what the document says of each, and the request's intent.
+
+Each operation is a document of fields, each weighted (:class:`Weights`): what its method and
+path shape do in everyday words (``action``), its name, its summary, the resource its path ends
+with, the rest of its path, its tags, its description, and its arguments' names. A field's term
+frequencies are normalised by the field's length, weighted, summed, saturated (BM25's ``k1``) and
+multiplied by the term's rarity (IDF) once, when the index is built: a request then costs one
+lookup per term (:meth:`SearchIndex.search`, milliseconds for 11,000 operations).
+
+A request's terms come from :func:`.words.query_terms` (its words and the everyday lexicon's). An
+operation whose method is the one the request's verb asks for (:func:`.words.intent`) is raised,
+as is one whose path is short (the general operation before its variants); and the results are
+spread over different actions: an API that repeats one tree under several roots (``/me``,
+``/users/{id}``, ``/groups/{id}``) would otherwise fill the first ten with one action's copies.
+The weights were set on mcpforge's own task sets (``bench/search``) with ``bench/bench_search.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..contract import ToolEntry
+from .words import intent, query_terms, terms
+
+__all__ = ["FIELDS", "Hit", "SearchIndex", "Weights", "analyse", "entry_texts", "operation_texts", "summary_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How the index weighs what it knows (the defaults: tuned on bench/search, held-out tasks checked)."""
+
+    # field -> (weight, length normalisation b)
+    fields: Mapping[str, tuple[float, float]] = field(
+        default_factory=lambda: {
+            "action": (0.3, 0.0),
+            "name": (0.3, 0.5),
+            "title": (0.9, 1.0),
+            "resource": (1.2, 1.0),
+            "path": (0.6, 1.0),
+            "tags": (0.35, 0.3),
+            "topic": (0.4, 0.3),
+            "description": (0.4, 0.3),
+            "arguments": (0.1, 0.75),
+            "details": (0.2, 0.3),
+            "results": (0.3, 0.75),
+        }
+    )
+    k1: float = 2.0
+    intent: float = 0.5  # an operation of the method the request asks for: score x (1 + intent)
+    length: float = 0.04  # per path segment beyond the first: score / (1 + length x segments)
+    same_action: int = 2  # results of one action (method, resource) before the others are shown first
+
+
+# The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
+FIELDS = (
+    "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results"
+)  # fmt: skip
+_PARAMETER = re.compile(r"^\{[^}]*\}$")
+_AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
+# What an operation does, in the words people use for it, from its method and the shape of its path.
+_ACTIONS = {
+    "GET": "get show read single",
+    "POST": "create add new make",
+    "PUT": "set update replace add",
+    "PATCH": "update change edit",
+    "DELETE": "delete remove",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One operation found, with its score."""
+
+    entry: ToolEntry
+    score: float
+
+
+def operation_texts(
+    *,
+    name: str,
+    title: str,
+    method: str,
+    path: str,
+    toolsets: Sequence[str],
+    description: str,
+    input_schema: Any,
+    select: str | None = None,
+) -> dict[str, str]:
+    """What the index reads of one operation, field by field (``topic`` and ``results`` are the generator's).
+
+    ``select`` names mcpforge's own field-selection argument, which says nothing of the operation.
+    """
+    segments = [s for s in path.split("/") if s]
+    static = [s for s in segments if not _PARAMETER.match(s)]
+    method = method.upper()
+    action = _ACTIONS.get(method, "")
+    if method == "GET" and segments and not _PARAMETER.match(segments[-1]):
+        action = "list get show all"  # a collection (an item's GET says "single": "one pet by id")
+    names: list[str] = []
+    notes: list[str] = []
+    if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
+        input_schema = {**input_schema, "properties": {**input_schema["properties"]}}
+        del input_schema["properties"][select]
+    _arguments(input_schema, names, notes, depth=0)
+    return {
+        "action": action,
+        "name": name,
+        "title": title,
+        "resource": static[-1] if static else "",
+        "path": " ".join(static[:-1]),
+        "tags": " ".join(dict.fromkeys(toolsets)),
+        "description": description,
+        "arguments": " ".join(names),
+        "details": " ".join(notes),
+    }
+
+
+def entry_texts(entry: ToolEntry) -> dict[str, str]:
+    """What the index reads of an operation when only ``tools.json`` describes it (``mcpforge serve``)."""
+    tool = entry["tool"]
+    return operation_texts(
+        name=str(tool["name"]),
+        title=str(tool.get("title") or ""),
+        method=entry["method"],
+        path=entry["path"],
+        toolsets=entry.get("toolsets", []),
+        description=_AUTH_NOTE.sub("", str(tool.get("description") or "")),
+        input_schema=tool.get("inputSchema", {}),
+        select=entry.get("select"),
+    )
+
+
+def analyse(texts: Mapping[str, str], seen: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """Each field's text as the terms the index counts (``seen``: texts analysed before, which APIs repeat)."""
+    if seen is None:
+        return {name: terms(text) for name, text in texts.items()}
+    analysed = {}
+    for name, text in texts.items():
+        found = seen.get(text)
+        if found is None:
+            found = seen[text] = terms(text)
+        analysed[name] = found
+    return analysed
+
+
+def _arguments(schema: Any, names: list[str], notes: list[str], depth: int) -> None:
+    """The names and descriptions of a schema's properties, through allOf/anyOf/oneOf, two levels down."""
+    if not isinstance(schema, dict) or depth > 2:
+        return
+    for key in ("allOf", "anyOf", "oneOf"):
+        for part in schema.get(key, ()):
+            _arguments(part, names, notes, depth)
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return
+    for name, value in properties.items():
+        if name != "body":
+            names.append(name)
+        if isinstance(value, dict):
+            if isinstance(value.get("description"), str):
+                notes.append(value["description"])
+            _arguments(value, names, notes, depth + 1)
+
+
+class SearchIndex:
+    """The operations of one API, indexed for requests in people's words."""
+
+    def __init__(
+        self,
+        entries: Sequence[ToolEntry],
+        weights: Weights | None = None,
+        analysed: Sequence[Mapping[str, Sequence[str]]] | None = None,
+    ) -> None:
+        self.entries = list(entries)
+        self.weights = weights or Weights()
+        docs = analysed if analysed is not None else [analyse(entry_texts(entry)) for entry in self.entries]
+        fields = self.weights.fields
+        average = {name: max(sum(len(d.get(name, ())) for d in docs) / max(len(docs), 1), 1.0) for name in fields}
+        frequency: dict[str, int] = defaultdict(int)
+        for doc in docs:
+            for term in {t for name in fields for t in doc.get(name, ())}:
+                frequency[term] += 1
+        total = len(docs)
+        idf = {term: math.log(1 + (total - n + 0.5) / (n + 0.5)) for term, n in frequency.items()}
+        self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for number, doc in enumerate(docs):
+            weighted: dict[str, float] = defaultdict(float)
+            for name, (weight, b) in fields.items():
+                found = doc.get(name, ())
+                norm = (1 - b) + b * len(found) / average[name]
+                for term in found:
+                    weighted[term] += weight / norm
+            for term, tf in weighted.items():
+                self._postings[term].append((number, idf[term] * tf / (self.weights.k1 + tf)))
+        self._methods = [entry["method"].upper() for entry in self.entries]
+        segments = [[s for s in e["path"].split("/") if s] for e in self.entries]
+        self._depth = [max(len(s) - 1, 0) for s in segments]
+        self._actions = [
+            (method, next((s for s in reversed(s) if not _PARAMETER.match(s)), ""))
+            for method, s in zip(self._methods, segments, strict=True)
+        ]
+
+    def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
+        """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
+        scores: dict[int, float] = defaultdict(float)
+        for concept in query_terms(request):
+            best: dict[int, float] = {}
+            for term, weight in concept.items():
+                for number, value in self._postings.get(term, ()):
+                    if best.get(number, 0.0) < weight * value:
+                        best[number] = weight * value
+            for number, value in best.items():
+                scores[number] += value
+        wanted = intent(request)
+        boost, length = 1 + self.weights.intent, self.weights.length
+        ranked = []
+        for number, score in scores.items():
+            entry = self.entries[number]
+            if toolset and toolset not in entry.get("toolsets", []):
+                continue
+            raised = score * boost if wanted and self._methods[number] in wanted else score
+            ranked.append((-raised / (1 + length * self._depth[number]), number))
+        ranked.sort()
+        return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit)]
+
+    def _spread(self, ranked: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
+        """The best ``limit``, at most ``same_action`` of one action before the rest of the ranking is shown."""
+        first: list[tuple[float, int]] = []
+        later: list[tuple[float, int]] = []
+        seen: dict[tuple[str, str], int] = defaultdict(int)
+        for item in ranked:
+            action = self._actions[item[1]]
+            seen[action] += 1
+            (first if seen[action] <= self.weights.same_action else later).append(item)
+            if len(first) >= limit:
+                break
+        return (first + later)[:limit]
+
+    def names(self, hits: Sequence[Hit]) -> list[str]:
+        """The tool names of ``hits``."""
+        return [hit.entry["tool"]["name"] for hit in hits]
+
+
+def summary_of(entry: ToolEntry) -> dict[str, Any]:
+    """An operation as a search result shows it: name, method and path, one line of summary."""
+    tool = entry["tool"]
+    summary = tool.get("title") or str(tool.get("description", ""))[:150]
+    return {"name": tool["name"], "operation": f"{entry['method']} {entry['path']}", "summary": summary}

@@ -1,0 +1,403 @@
+"""Words for search: how an operation's text and a person's request become the same terms.
+
+Both sides go through :func:`terms`: identifiers split where their words meet (``listPullRequests``,
+``rerun-failed-jobs``, ``microsoft.graph.sendMail``), lower-cased, common words dropped, and each
+word reduced to its stem by the Snowball English stemmer (``snowballstemmer``: "repositories" and
+"repository" meet). A request also goes through :data:`EVERYDAY`: the words people use for what an
+API names otherwise (a PR is a pull request, to "get rid of" is to delete, "who" asks for a
+list), each with the weight of its evidence, and :func:`intent`: which HTTP methods the request
+asks for. The lexicon holds general software vocabulary only, never one API's names.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["EVERYDAY", "intent", "query_terms", "stem", "terms", "words"]
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Identifier words: "OAuthToken" -> OAuth, Token; "listPRs" -> list, PRs; digits apart.
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+s?(?![a-z])|\d+")
+STOPWORDS = _wordset(
+    "a an the to of for in on at by with from into onto about as and or but if so than then this that "
+    "these those it its is are was were be been being do does did done can could would should will shall "
+    "may might must please some any each every there here just also very really now still yet again up "
+    "out over off you your yours we our us they them their he she his her him i im i'm let lets let's "
+    "want wants need needs like would could thing things stuff one ones what which who whom whose how "
+    "where when why have has had got gets getting"
+)
+# Words that stay whole: the stemmer would merge them with unrelated words.
+_KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The word's stem (Snowball English), lower-case."""
+    if word in _KEEP or len(word) <= 2 or word.isdigit():
+        return word
+    stemmed: str = _stemmer().stemWord(word)
+    return stemmed
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer  # noqa: PLC0415 - only search and code modes stem
+
+    return snowballstemmer.stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``, identifiers split, lower-case, in order (stopwords kept)."""
+    return " ".join(_WORD.findall(text.replace("'", ""))).lower().split()
+
+
+# Stems of the words seen so far: an API's text repeats a few thousand words many times over.
+_STEMS: dict[str, str] = {word: word for word in STOPWORDS}
+
+
+def terms(text: str) -> list[str]:
+    """The stemmed terms of ``text``, common words dropped, in order."""
+    found = []
+    for word in words(text):
+        stemmed = _STEMS.get(word)
+        if stemmed is None:
+            stemmed = _STEMS[word] = stem(word)
+        if word not in STOPWORDS:
+            found.append(stemmed)
+    return found
+
+
+# The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
+# Multi-word keys are matched as phrases before single words. General vocabulary only.
+EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
+    # abbreviations and near-synonyms of things
+    "pr": (("pull", "request"), 1.0),
+    "prs": (("pull", "request"), 1.0),
+    "repo": (("repository",), 1.0),
+    "repos": (("repository",), 1.0),
+    "org": (("organization",), 1.0),
+    "orgs": (("organization",), 1.0),
+    "msg": (("message",), 1.0),
+    "dm": (("direct", "message", "chat"), 0.8),
+    "email": (("mail", "message"), 0.9),
+    "emails": (("mail", "message"), 0.9),
+    "mail": (("message",), 0.7),
+    "inbox": (("mail", "message", "notification"), 0.5),
+    "config": (("configuration", "setting"), 0.8),
+    "settings": (("configuration",), 0.4),
+    "perm": (("permission",), 1.0),
+    "perms": (("permission",), 1.0),
+    "auth": (("authentication", "authorization"), 0.6),
+    "info": (("information", "detail"), 0.5),
+    "docs": (("document", "documentation"), 0.6),
+    "doc": (("document",), 0.6),
+    "pic": (("photo", "picture", "image"), 0.8),
+    "picture": (("photo", "image", "avatar"), 0.6),
+    "photo": (("picture", "image"), 0.5),
+    "avatar": (("photo", "picture"), 0.6),
+    "sub": (("subscription",), 0.6),
+    "env": (("environment",), 1.0),
+    "vars": (("variable",), 1.0),
+    "var": (("variable",), 1.0),
+    "ci": (("workflow", "action", "check", "run", "build"), 0.6),
+    "build": (("workflow", "run", "job"), 0.4),
+    "pipeline": (("workflow", "run"), 0.5),
+    "job": (("run", "task"), 0.3),
+    "chargeback": (("dispute",), 1.0),
+    "chargebacks": (("dispute",), 1.0),
+    "money": (("balance", "payment", "fund"), 0.5),
+    "paid": (("pay", "payment"), 0.6),
+    "bill": (("invoice", "charge"), 0.7),
+    "receipt": (("invoice", "charge", "payment"), 0.4),
+    "discount": (("coupon", "promotion"), 0.8),
+    "code": (("code",), 1.0),
+    "card": (("card", "payment", "method", "source"), 0.5),
+    "people": (("user", "member", "person"), 0.6),
+    "person": (("user", "people"), 0.5),
+    "account": (("user", "account"), 0.4),
+    "accounts": (("user", "account"), 0.4),
+    "team": (("team", "group"), 0.4),
+    "meeting": (("event", "meeting", "calendar"), 0.8),
+    "meetings": (("event", "meeting", "calendar"), 0.8),
+    "appointment": (("event", "calendar"), 0.8),
+    "calendar": (("event",), 0.4),
+    "schedule": (("calendar", "event", "schedule"), 0.5),
+    "file": (("item", "file", "content", "document"), 0.4),
+    "files": (("item", "file", "content", "document"), 0.4),
+    "folder": (("folder", "directory", "item", "children"), 0.5),
+    "spreadsheet": (("workbook", "excel", "sheet"), 0.8),
+    "excel": (("workbook",), 0.6),
+    "password": (("password", "credential", "authentication"), 0.5),
+    "log": (("log", "audit"), 0.5),
+    "logs": (("log", "audit"), 0.5),
+    "secret": (("secret", "credential"), 0.5),
+    "key": (("key", "credential"), 0.4),
+    "hook": (("webhook", "hook"), 0.8),
+    "webhook": (("hook",), 0.8),
+    "ping": (("hook", "webhook", "notification"), 0.4),
+    "notify": (("notification", "webhook", "hook"), 0.6),
+    "notifications": (("notification",), 1.0),
+    "label": (("label", "tag"), 0.5),
+    "tag": (("label", "tag"), 0.5),
+    "version": (("release", "tag", "version"), 0.5),
+    "thread": (("conversation", "thread", "discussion"), 0.5),
+    "conversation": (("thread", "discussion", "chat"), 0.5),
+    "chat": (("conversation", "message"), 0.4),
+    "checks": (("check", "status"), 0.6),
+    "passing": (("status", "check"), 0.6),
+    "failing": (("status", "check", "failed"), 0.5),
+    "vulnerable": (("vulnerability", "alert", "security"), 0.8),
+    "vulnerability": (("alert", "security", "advisory"), 0.5),
+    "dependencies": (("dependency", "dependabot"), 0.6),
+    "diff": (("compare", "commit", "patch"), 0.6),
+    "changes": (("commit", "diff", "compare"), 0.4),
+    "branch": (("branch", "ref"), 0.5),
+    "contributor": (("contributor", "collaborator"), 0.6),
+    "access": (("permission", "collaborator", "member"), 0.5),
+    "quota": (("quota", "usage", "limit", "drive"), 0.5),
+    "space": (("quota", "storage", "drive"), 0.4),
+    "storage": (("drive", "quota"), 0.4),
+    "license": (("license",), 1.0),
+    "tenant": (("organization", "directory", "domain"), 0.6),
+    "company": (("organization", "user"), 0.4),
+    "spam": (("block", "delete", "junk"), 0.4),
+    "todo": (("task", "todo"), 0.8),
+    "to-do": (("task", "todo"), 0.8),
+    "reminder": (("task", "todo"), 0.5),
+    "remind": (("task", "todo", "reminder"), 0.6),
+    # verbs people use for what APIs name otherwise
+    "remove": (("delete", "remove"), 0.8),
+    "trash": (("delete",), 0.8),
+    "drop": (("delete", "remove"), 0.6),
+    "erase": (("delete",), 0.8),
+    "discard": (("delete", "cancel"), 0.6),
+    "get rid of": (("delete", "remove"), 0.9),
+    "make": (("create",), 0.6),
+    "new": (("create",), 0.6),
+    "add": (("create", "add"), 0.6),
+    "set up": (("create", "configure"), 0.6),
+    "setup": (("create", "configure"), 0.6),
+    "start": (("create", "start", "run"), 0.4),
+    "open": (("create", "open"), 0.4),
+    "register": (("create", "register"), 0.5),
+    "save": (("create", "save", "put"), 0.4),
+    "store": (("create", "put", "set"), 0.4),
+    "put": (("create", "update", "set"), 0.4),
+    "publish": (("create", "release", "publish"), 0.6),
+    "write": (("create", "update"), 0.4),
+    "upload": (("upload", "content", "create", "file"), 0.6),
+    "change": (("update", "edit"), 0.7),
+    "edit": (("update",), 0.8),
+    "modify": (("update",), 0.8),
+    "rename": (("update", "rename", "name"), 0.6),
+    "fix": (("update", "edit"), 0.5),
+    "set": (("update", "set"), 0.5),
+    "turn on": (("enable", "update"), 0.7),
+    "turn off": (("disable", "update"), 0.7),
+    "switch on": (("enable", "update"), 0.7),
+    "switch off": (("disable", "update"), 0.7),
+    "enable": (("enable", "update"), 0.6),
+    "disable": (("disable", "update"), 0.6),
+    "deactivate": (("disable", "update"), 0.6),
+    "activate": (("enable", "update"), 0.6),
+    "toggle": (("update",), 0.5),
+    "move": (("move", "transfer", "update"), 0.5),
+    "show": (("get", "list"), 0.4),
+    "one": (("single",), 0.5),
+    "single": (("single",), 0.5),
+    "specific": (("single",), 0.5),
+    "particular": (("single",), 0.5),
+    "see": (("get", "list"), 0.3),
+    "view": (("get", "list"), 0.3),
+    "read": (("get", "list"), 0.3),
+    "fetch": (("get",), 0.4),
+    "look up": (("get", "search"), 0.5),
+    "find": (("search", "list", "get"), 0.5),
+    "search": (("search", "list"), 0.5),
+    "which": (("list",), 0.4),
+    "who": (("list", "member", "user"), 0.4),
+    "what": (("get", "list"), 0.2),
+    "how many": (("list", "count"), 0.5),
+    "check": (("get", "status", "check"), 0.4),
+    "send": (("send", "create"), 0.6),
+    "reply": (("reply", "comment", "respond"), 0.6),
+    "respond": (("reply",), 0.6),
+    "comment": (("comment", "reply"), 0.6),
+    "forward": (("forward",), 1.0),
+    "cancel": (("cancel", "delete", "stop"), 0.6),
+    "stop": (("cancel", "stop", "delete", "disable"), 0.5),
+    "abort": (("cancel",), 0.8),
+    "halt": (("cancel", "stop"), 0.7),
+    "kill": (("cancel", "delete", "stop"), 0.6),
+    "call off": (("cancel", "delete"), 0.8),
+    "rerun": (("rerun", "retry", "run"), 0.8),
+    "retry": (("rerun", "retry"), 0.8),
+    "re-run": (("rerun", "run"), 0.8),
+    "run again": (("rerun",), 0.8),
+    "restart": (("rerun", "restart"), 0.6),
+    "trigger": (("dispatch", "run", "trigger", "create"), 0.6),
+    "kick off": (("dispatch", "run", "trigger", "start"), 0.7),
+    "launch": (("run", "start", "create"), 0.5),
+    "deploy": (("deployment", "release"), 0.6),
+    "approve": (("review", "approve"), 0.7),
+    "review": (("review", "reviewer"), 0.6),
+    "invite": (("invitation", "invite", "member"), 0.7),
+    "join": (("member", "membership", "join"), 0.5),
+    "leave": (("member", "delete", "leave"), 0.4),
+    "assign": (("assignee", "assign"), 0.7),
+    "block": (("block",), 1.0),
+    "unblock": (("block", "delete"), 0.8),
+    "pay": (("payment", "pay", "charge"), 0.5),
+    "charge": (("charge", "payment"), 0.6),
+    "refund": (("refund",), 1.0),
+    "transfer": (("transfer",), 1.0),
+    "download": (("download", "content", "archive", "get"), 0.6),
+    "export": (("export", "download"), 0.6),
+    "share": (("share", "invite", "link", "permission"), 0.6),
+    "lock": (("lock",), 1.0),
+    "unlock": (("lock", "delete"), 0.7),
+    "archive": (("archive", "update"), 0.6),
+    "accept": (("accept",), 1.0),
+    "decline": (("decline",), 1.0),
+    "subscribe": (("subscription", "subscribe"), 0.7),
+    "unsubscribe": (("subscription", "delete", "unsubscribe"), 0.7),
+    "mark": (("update", "mark", "read"), 0.4),
+    "count": (("count",), 1.0),
+    "latest": (("latest", "list"), 0.4),
+    "recent": (("recent", "list"), 0.5),
+    "recently": (("recent",), 0.8),
+    "log in": (("login", "authenticated", "session", "sign"), 0.7),
+    "logged in": (("authenticated", "login", "session", "current"), 0.8),
+    "sign in": (("login", "authenticated", "session", "sign"), 0.7),
+    "signed in": (("authenticated", "login", "session", "current"), 0.8),
+    "log out": (("logout", "token", "session", "revoke", "sign"), 0.8),
+    "sign out": (("logout", "token", "session", "revoke", "sign"), 0.8),
+    "who am i": (("authenticated", "current", "me", "user"), 0.9),
+    "happened": (("event", "activity", "history", "log", "audit"), 0.6),
+    "history": (("log", "event", "activity"), 0.5),
+    "public": (("visibility", "private"), 0.6),
+    "private": (("visibility", "public"), 0.6),
+    "star": (("stargazer", "starred"), 0.8),
+    "starred": (("star", "stargazer"), 0.9),
+    "server": (("instance", "machine", "host", "node"), 0.5),
+    "servers": (("instance", "machine", "host", "node"), 0.5),
+    "machine": (("instance", "server", "host", "node"), 0.5),
+    "backed up": (("backup",), 0.9),
+    "back up": (("backup",), 0.9),
+    "down": (("status", "state", "health", "uptime"), 0.4),
+    "roll back": (("rollback", "revert", "restore"), 0.9),
+    "revert": (("rollback", "restore"), 0.7),
+    "undo": (("revert", "rollback", "restore"), 0.6),
+    "restore": (("recover", "undelete", "status"), 0.6),
+    "bring back": (("restore", "recover", "undelete"), 0.8),
+    "recover": (("restore", "undelete"), 0.7),
+    "waiting": (("pending", "open", "queue"), 0.5),
+    "pending": (("open", "waiting"), 0.5),
+    "allowed": (("limit", "quota", "permission"), 0.5),
+    "limit": (("quota", "limit"), 0.6),
+    "contributed": (("contributor", "contribution"), 0.9),
+    "contributors": (("contributor", "collaborator"), 0.6),
+    "call": (("meeting", "call", "phone"), 0.4),
+    "video call": (("meeting", "video"), 0.9),
+    "vat": (("tax",), 0.9),
+    "out of office": (("automatic", "reply", "vacation", "mailbox", "setting"), 0.7),
+    "link": (("url", "link", "invitation"), 0.5),
+    "vm": (("machine", "instance", "server"), 0.8),
+    # who "me" is: the signed-in user
+    "my": (("me", "user"), 0.3),
+    "mine": (("me", "user"), 0.3),
+}
+
+_LONGEST = max(len(k.split()) for k in EVERYDAY)
+
+
+# Words that name when or how much, not what: mostly arguments of the call, seldom its subject.
+_VALUES = _wordset(
+    "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
+    "minute minutes day days weeks months years ago last next previous soon later earlier first second "
+    "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
+    "july august september october november december am pm percent usd eur dollars euros"
+)
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+# Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase names.
+_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*")
+VALUE_WEIGHT = 0.15
+
+
+def query_terms(text: str) -> list[dict[str, float]]:
+    """A request as concepts: for each thing it says, the terms that say it, with their weights.
+
+    A word said counts 1.0, the everyday lexicon's terms for it less; an operation scores a concept
+    by its best term (so a rare synonym cannot outweigh the word itself). Quoted text is what to
+    write, not what to call: it is left out. Numbers and words of time (``tomorrow``, ``3pm``) are
+    mostly arguments: they count little.
+    """
+    said = words(" ".join(_value_free(token) for token in _QUOTED.sub(" ", text).split()))
+    concepts: list[dict[str, float]] = []
+    seen: set[str] = set()
+
+    def concept(found: dict[str, float]) -> None:
+        fresh = {term: weight for term, weight in found.items() if term not in seen}
+        if fresh:
+            seen.update(fresh)
+            concepts.append(fresh)
+
+    index = 0
+    while index < len(said):
+        for size in range(min(_LONGEST, len(said) - index), 0, -1):
+            phrase = " ".join(said[index : index + size])
+            if phrase in EVERYDAY:
+                synonyms, weight = EVERYDAY[phrase]
+                found = {stem(term): weight for term in synonyms}
+                if size == 1 and phrase not in STOPWORDS:
+                    found[stem(phrase)] = 1.0
+                concept(found)
+                index += size
+                break
+        else:
+            word = said[index]
+            if word not in STOPWORDS:
+                concept({stem(word): VALUE_WEIGHT if word in _VALUES or word.isdigit() else 1.0})
+            index += 1
+    return concepts
+
+
+def _value_free(token: str) -> str:
+    # A value (acme/widgets, cus_9, deprecatedFunction) names what to act on, not what to do: left out,
+    # unless the lexicon knows it (k8s).
+    if token.lower().strip(",.;:!?") in EVERYDAY or not _VALUE_TOKEN.fullmatch(token.strip(",;:!?()")):
+        return token
+    return ""
+
+
+# The HTTP methods a request's action words ask for, first match wins.
+_INTENT: tuple[tuple[str, frozenset[str]], ...] = (
+    ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", frozenset({"DELETE"})),
+    ("create add make new post submit send register publish upload invite save store book", frozenset({"POST", "PUT"})),
+    (
+        "update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen",
+        frozenset({"PATCH", "PUT", "POST"}),
+    ),
+    ("list show get find search see view read fetch which who what how look", frozenset({"GET"})),
+)
+
+
+@lru_cache(maxsize=1)
+def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    return tuple((frozenset(stem(w) for w in verbs.split()), methods) for verbs, methods in _INTENT)
+
+
+def intent(text: str) -> frozenset[str]:
+    """The HTTP methods the request's first action word asks for (empty: it says no action)."""
+    for word in words(text):
+        stemmed = stem(word)
+        for verbs, methods in _intents():
+            if stemmed in verbs:
+                return methods
+    return frozenset()
