@@ -376,15 +376,28 @@ def _value_free(token: str) -> str:
     return ""
 
 
-# The HTTP methods a request's action words ask for, first match wins.
+# The HTTP methods a request's action words ask for, first match wins; a phrase before its words
+# ("get rid of" is a DELETE, not a GET).
+_DELETE, _CREATE, _UPDATE, _READ = (
+    frozenset({"DELETE"}), frozenset({"POST", "PUT"}), frozenset({"PATCH", "PUT", "POST"}), frozenset({"GET"})
+)  # fmt: skip
+_INTENT_PHRASES = {
+    "get rid of": _DELETE,
+    "clean up": _DELETE,
+    "turn off": _UPDATE,
+    "turn on": _UPDATE,
+    "switch off": _UPDATE,
+    "switch on": _UPDATE,
+    "set up": _CREATE,
+    "kick off": _CREATE,
+    "look up": _READ,
+    "look at": _READ,
+}
 _INTENT: tuple[tuple[str, frozenset[str]], ...] = (
-    ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", frozenset({"DELETE"})),
-    ("create add make new post submit send register publish upload invite save store book", frozenset({"POST", "PUT"})),
-    (
-        "update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen",
-        frozenset({"PATCH", "PUT", "POST"}),
-    ),
-    ("list show get find search see view read fetch which who what how look", frozenset({"GET"})),
+    ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", _DELETE),
+    ("create add make new post submit send register publish upload invite save store book", _CREATE),
+    ("update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen", _UPDATE),
+    ("list show get find search see view read fetch which who what how look", _READ),
 )
 
 
@@ -394,8 +407,13 @@ def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
 
 
 def intent(text: str) -> frozenset[str]:
-    """The HTTP methods the request's first action word asks for (empty: it says no action)."""
-    for word in words(text):
+    """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
+    said = words(text)
+    for index, word in enumerate(said):
+        for size in (3, 2):
+            methods = _INTENT_PHRASES.get(" ".join(said[index : index + size]))
+            if methods:
+                return methods
         stemmed = stem(word)
         for verbs, methods in _intents():
             if stemmed in verbs:

@@ -1,0 +1,182 @@
+"""Search mode: requests in people's words, the index's scoring, search.json, the meta-tools and their settings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import pytest
+
+from conftest import FIXTURES
+from helpers import contract_of
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
+from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
+from mcpforge.runtime.modes.words import intent, query_terms, stem
+from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
+
+PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
+
+
+def entry(name: str, method: str, path: str, title: str, toolsets: tuple[str, ...] = (), **props: Any) -> ToolEntry:
+    schema = {"type": "object", "properties": props or {"id": {"type": "string"}}}
+    tool = {"name": name, "title": title, "description": title, "inputSchema": schema}
+    return {"tool": tool, "method": method, "path": path, "toolsets": list(toolsets)}  # type: ignore[typeddict-item]
+
+
+ENTRIES = [
+    entry("repos_list_branches", "GET", "/repos/{owner}/{repo}/branches", "List branches", ("repos",)),
+    entry("repos_get_branch", "GET", "/repos/{owner}/{repo}/branches/{branch}", "Get a branch", ("repos",)),
+    entry("git_delete_ref", "DELETE", "/repos/{owner}/{repo}/git/refs/{ref}", "Delete a reference", ("git",)),
+    entry("issues_create", "POST", "/repos/{owner}/{repo}/issues", "Create an issue", ("issues",)),
+    entry("issues_update", "PATCH", "/repos/{owner}/{repo}/issues/{number}", "Update an issue", ("issues",)),
+    entry("issues_list", "GET", "/repos/{owner}/{repo}/issues", "List repository issues", ("issues",)),
+    entry(
+        "repos_update",
+        "PATCH",
+        "/repos/{owner}/{repo}",
+        "Update a repository",
+        ("repos",),
+        has_issues={"type": "boolean", "description": "Either true to enable issues for this repository or false"},
+    ),
+]
+
+
+def index_of(entries: list[ToolEntry]) -> SearchIndex:
+    return SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
+
+
+def first(index: SearchIndex, request: str, **kw: Any) -> list[str]:
+    return index.names(index.search(request, **kw))
+
+
+def test_a_request_is_concepts_scored_by_their_best_term() -> None:
+    concepts = query_terms("get rid of the stale branch")
+    assert concepts[0][stem("delete")] < 1.0 and stem("remove") in concepts[0]  # the lexicon's, below a word said
+    assert concepts[2][stem("branch")] == 1.0 and {stem("stale"): 1.0} in concepts
+    assert all("the" not in c and "of" not in c for c in concepts)  # stopwords say nothing
+
+
+def test_values_and_quoted_text_are_not_what_to_do() -> None:
+    terms = {t for c in query_terms('label issue 5 in acme/widgets "needs triage" for cus_9XyZ') for t in c}
+    assert {stem("label"), stem("issue")} <= terms
+    assert not terms & {"acme", "widget", "need", "triag", "cus", "9xyz"}
+
+
+def test_the_first_action_word_says_which_method() -> None:
+    assert intent("please remove the label from issue 3") == {"DELETE"}
+    assert intent("turn off the wiki") == {"PATCH", "PUT", "POST"}
+    assert intent("who starred my repo") == {"GET"}
+    assert intent("the weather in Paris") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("get rid of the branch feature-x", "git_delete_ref"),  # everyday verb, synonym, method
+        ("show all branches of acme/widgets", "repos_list_branches"),  # a collection
+        ("show one branch by name", "repos_get_branch"),  # an item
+        ("open a new bug report", "issues_create"),
+        ("rename the repository acme/widgets", "repos_update"),
+    ],
+)
+def test_requests_in_peoples_words_find_the_operation(request_: str, expected: str) -> None:
+    assert first(index_of(ENTRIES), request_, limit=3)[0] == expected
+
+
+def test_a_toolset_limits_the_search() -> None:
+    found = first(index_of(ENTRIES), "update", toolset="issues", limit=10)
+    assert found and set(found) <= {"issues_create", "issues_update", "issues_list"} and found[0] == "issues_update"
+
+
+def test_one_action_under_many_roots_does_not_fill_the_first_results() -> None:
+    roots = [f"/{root}/{{id}}/messages" for root in ("me", "users", "groups", "teams", "sites")]
+    copies = [entry(f"list_messages_{i}", "GET", path, "List messages") for i, path in enumerate(roots)]
+    other = entry("send_message", "POST", "/me/sendMail", "Send a message")
+    found = first(index_of([*copies, other]), "messages", limit=4)
+    assert "send_message" in found[:3]  # two copies, then the other action, then the rest
+
+
+def test_an_empty_request_finds_nothing() -> None:
+    assert first(index_of(ENTRIES), "the of and") == []
+
+
+@pytest.fixture(scope="module")
+def petstore() -> Any:
+    return contract_of(PETSTORE)
+
+
+def catalog_result(result: Any) -> Any:
+    assert not result.is_error, result.content[0].text
+    return json.loads(result.content[0].text)
+
+
+def meta(catalog: Catalog, tool: str, **arguments: Any) -> Any:
+    async def run() -> Any:
+        return await catalog.call(None, tool, arguments)  # type: ignore[arg-type]  # the API is only used to call
+
+    return anyio.run(run)
+
+
+def test_search_json_terms_are_what_the_catalog_searches(petstore: Any) -> None:
+    entries = petstore["tools"]
+    names = [e["tool"]["name"] for e in entries]
+    documents = [[name] + [""] * 10 for name in names]
+    documents[names.index("createPet")][7] = "zebra"  # only search.json says it (the description field)
+    fields = ["action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details"]
+    search: Any = {"formatVersion": 1, "fields": [*fields, "results"], "documents": documents}
+    assert Catalog(entries, search).search("zebra", None, 5)[0]["name"] == "createPet"
+    assert Catalog(entries).search("zebra", None, 5) == []  # tools.json alone does not
+
+
+def test_search_results_are_compact_and_schemas_come_on_request(petstore: Any) -> None:
+    catalog = Catalog(petstore["tools"])
+    plain = catalog_result(meta(catalog, "search_operations", query="show one pet by id", limit=2))
+    top = plain["operations"][0]
+    assert top["name"] == "showPetById" and top["operation"] == "GET /pets/{petId}" and "inputSchema" not in top
+    assert len(json.dumps(top)) < 300
+    rich = catalog_result(meta(catalog, "search_operations", query="show one pet", limit=3, schemas=True))
+    for found in rich["operations"]:
+        schema = petstore["tools"][[e["tool"]["name"] for e in petstore["tools"]].index(found["name"])]
+        small = len(json.dumps(schema["tool"]["inputSchema"], separators=(",", ":"))) <= SCHEMA_BYTES
+        assert ("inputSchema" in found) == small
+    assert ("note" in rich) == any("inputSchema" not in found for found in rich["operations"])
+
+
+def test_a_toolset_alone_lists_it_and_bad_arguments_are_clear(petstore: Any) -> None:
+    catalog = Catalog(petstore["tools"])
+    toolsets = catalog_result(meta(catalog, "list_toolsets"))["toolsets"]
+    name, count = next(iter(toolsets.items()))
+    listed = catalog_result(meta(catalog, "search_operations", query="", toolset=name, limit=50))
+    assert len(listed["operations"]) == count
+    bad_arguments: list[tuple[dict[str, Any], str]] = [
+        ({"query": "pets", "limit": 0}, "limit from 1 to 50"),
+        ({"query": "pets", "limit": 51}, "limit from 1 to 50"),
+        ({"query": "pets", "toolset": "nope"}, "Unknown toolset 'nope'; call list_toolsets"),
+        ({"query": " "}, "name a toolset"),
+    ]
+    for bad, message in bad_arguments:
+        result = meta(catalog, "search_operations", **bad)
+        assert result.is_error and message in result.content[0].text
+
+
+def test_the_listing_is_under_1500_tokens() -> None:
+    listing = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in META_TOOLS])
+    assert len(listing) / 3 < 1_500  # three bytes a token is a pessimistic count for English JSON
+
+
+def test_mode_dynamic_is_its_former_name_and_they_must_agree(petstore: Any) -> None:
+    config = petstore["server"]
+
+    def mode(**env: str) -> str:
+        return served_mode(read_settings(config, {f"PETSTORE_{k}": v for k, v in env.items()}), config)
+
+    assert mode() == "tools"
+    assert mode(MODE="search") == "search" and mode(MODE=" Search ") == "search"
+    assert mode(DYNAMIC="true") == "search" and mode(DYNAMIC="false") == "tools"
+    assert mode(MODE="search", DYNAMIC="true") == "search"
+    with pytest.raises(SettingError, match="PETSTORE_MODE=tools and PETSTORE_DYNAMIC=true disagree"):
+        mode(MODE="tools", DYNAMIC="true")
+    with pytest.raises(SettingError, match="PETSTORE_MODE"):
+        mode(MODE="everything")
