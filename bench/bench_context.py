@@ -3,7 +3,7 @@
 Usage: python bench/bench_context.py [SPEC] [--fastmcp-python PATH]
 
 Generates SPEC (default: GitHub REST), starts the generated server in-process and lists every
-tool over an MCP session (all pages), in the default mode and in dynamic mode; reports the bytes
+tool over an MCP session (all pages), in the default mode and in search mode; reports the bytes
 of each payload and of its input schemas, and checks that no argument was lost: every
 operation's parameters (less Authorization/Content-Type/Accept, which the server sets) and its
 body are top-level properties of its tool's input schema. With ``--fastmcp-python`` (a Python that
@@ -51,7 +51,7 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def _listing(package: str, dynamic: bool) -> list[dict[str, Any]]:
+def _listing(package: str, search: bool) -> list[dict[str, Any]]:
     server = importlib.import_module(f"{package}.serving.server")
     data = importlib.import_module(f"{package}.contract").load_package_contract(package)
     settings = importlib.import_module(f"{package}.settings.table").Settings(base_url="http://127.0.0.1:9")
@@ -59,7 +59,7 @@ def _listing(package: str, dynamic: bool) -> list[dict[str, Any]]:
     async def run() -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []
         cursor = None
-        async with Client(server.build_server(data, settings, mode="search" if dynamic else "tools")) as client:
+        async with Client(server.build_server(data, settings, mode="search" if search else "tools")) as client:
             while True:
                 page = await client.list_tools(cursor=cursor)
                 tools += [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
@@ -118,13 +118,13 @@ def main() -> None:
         )
         package = next(p.name for p in (out / "src").iterdir() if p.is_dir())
         sys.path.insert(0, str(out / "src"))
-        full, dynamic = _listing(package, False), _listing(package, True)
+        full, searching = _listing(package, False), _listing(package, True)
         data = json.loads((out / "src" / package / "tools.json").read_text())
     spec = json.loads(args.spec.read_text())
     lost = _lost_arguments(spec, data)
     rows = [
         (name, len(tools), _size({"tools": tools}), sum(_size(t["inputSchema"]) for t in tools), _model_visible(tools))
-        for name, tools in (("mcpforge (default)", full), ("mcpforge --dynamic", dynamic))
+        for name, tools in (("mcpforge (default)", full), ("mcpforge --mode search", searching))
     ]
     if args.fastmcp_python:
         measured = subprocess.run(

@@ -166,3 +166,21 @@ def test_a_url_specs_relative_refs_are_remote_and_need_the_flag(tmp_path: Path) 
         assert run("generate", f"{base}/openapi.json", "-o", str(out), "--allow-remote-refs", "--strict")[0] == 0
     (tool,) = json.loads((out / "manifests" / "mcp-tools.json").read_text())
     assert tool["outputSchema"]["properties"]["name"] == {"type": "string"}
+
+
+def test_budget_and_generate_say_what_each_mode_costs_and_recommend_one_for_large_apis(tmp_path: Path) -> None:
+    code, text = run("budget", str(PETSTORE), "--json")
+    small = json.loads(text)
+    assert code == 0 and small["recommendation"] is None
+    assert small["modes"]["tools"] == {"tools": len(small["tools"]), "tokens": small["totalTokens"]}
+    assert small["modes"]["search"]["tools"] == 4 and small["modes"]["search"]["tokens"] < 1_500
+    paths = {f"/things{i}/{{id}}": {"get": {"operationId": f"getThing{i}", "parameters": [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}, "description": "x" * 200}
+    ], "responses": {"200": {"description": "ok"}}}} for i in range(150)}  # fmt: skip
+    spec = tmp_path / "large.json"
+    spec.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "L", "version": "1"}, "paths": paths}))
+    code, text = run("budget", str(spec), "--top", "0")
+    assert code == 0 and "recommended: --mode search for this API (150 tools)" in text
+    code, text = run("generate", str(spec), "-o", str(tmp_path / "out"))
+    assert code == 0 and "up front: tools mode ~" in text and "recommended: --mode search" in text
+    assert (tmp_path / "out" / "manifests" / "anthropic-deferred.json").is_file()

@@ -23,6 +23,7 @@ from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import manifest_files, project_parts, render_project
 from mcpforge.runtime.contract import SearchFile, ToolsFile, parse_contract
 from mcpforge.targets.budget import Budget, budget_problems, measure
+from mcpforge.targets.deferred import deferred_namespaces
 from mcpforge.targets.mcp import mcp_tools
 from mcpforge.targets.runtime import runtime_contract
 from mcpforge.targets.search import search_file
@@ -196,7 +197,12 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
     )
     files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
     progress("provider manifests")
-    manifests, strict_capable = manifest_files(made.mcp, diags, description_max=options.argument_description_max)
+    manifests, strict_capable = manifest_files(
+        made.mcp,
+        diags,
+        description_max=options.argument_description_max,
+        namespaces=deferred_namespaces(toolset, options.deferred_manifests),
+    )
     files += manifests
     names = {operation_key(tool.operation): tool.name for tool in toolset.tools}
     files.append(

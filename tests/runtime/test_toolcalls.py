@@ -76,6 +76,20 @@ def test_responses_only_function_calls_matched_by_call_id() -> None:
 
 
 @pytest.mark.xdist_group("provider-sdks")
+def test_responses_calls_of_deferred_tools_run_by_name_beside_the_hosted_search() -> None:
+    from openai.types.responses import ResponseFunctionToolCall
+
+    output = [
+        {"type": "tool_search_call", "id": "ts_1", "status": "completed", "arguments": {"query": "close an issue"}},
+        ResponseFunctionToolCall(
+            type="function_call", call_id="call_1", name="issues_update", namespace="issues", arguments='{"n": 5}'
+        ),
+    ]
+    items = anyio.run(execute_openai_responses, {"output": output}, echo)
+    assert items == [{"type": "function_call_output", "call_id": "call_1", "output": 'issues_update:{"n": 5}'}]
+
+
+@pytest.mark.xdist_group("provider-sdks")
 def test_anthropic_tool_results_carry_is_error() -> None:
     from anthropic.types import TextBlock, ToolUseBlock
 

@@ -46,6 +46,16 @@ def _summary_table(result: Any) -> str:
     return "\n".join("  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)) for line in (header, row))
 
 
+def _modes(budget: Any, options: Any) -> str:
+    """What a model pays up front in each mode, and the mode to serve when the API is large."""
+    from mcpforge.targets.budget import mode_costs, recommendation  # noqa: PLC0415
+
+    costs = mode_costs(budget)
+    line = "up front: " + ", ".join(f"{cost.mode} mode ~{cost.tokens:,} tokens" for cost in costs)
+    advice = recommendation(budget, costs, max_tools=options.max_tools, max_total_tokens=options.max_total_tokens)
+    return f"{line}\n{advice}" if advice else line
+
+
 @click.command(epilog="""\b
 Examples:
   mcpforge generate openapi.yaml -o out/
@@ -109,6 +119,7 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     if written.recovered:
         click.echo(f"note: {written.recovered}", err=True)
     click.echo(_summary_table(result))
+    click.echo(_modes(result.budget, options))
     changes = f"{len(written.written)} file(s) written, {written.unchanged} unchanged"
     if written.removed:
         changes += f", {len(written.removed)} no longer generated removed"

@@ -101,13 +101,17 @@ def lint(
         kind = detect_format(data) if fmt == "auto" else fmt
         findings = lint_manifest(data, kind, client_prefix=client_prefix, max_name=max_name_length)  # type: ignore[arg-type]
     else:
+        from mcpforge.options.model import DeferredManifests  # noqa: PLC0415
         from mcpforge.pipeline import build, targets  # noqa: PLC0415
+        from mcpforge.targets.deferred import deferred_namespaces  # noqa: PLC0415
         from mcpforge.targets.manifests import provider_manifests  # noqa: PLC0415
 
         options = resolve({**flags, "spec": target}, config_path)
         diags = Diagnostics()
-        mcp = targets(build(options, diags).toolset, options, diags).mcp
-        for name, manifest in [("mcp-tools", mcp), *provider_manifests(mcp, diags)]:
+        toolset = build(options, diags).toolset
+        mcp = targets(toolset, options, diags).mcp
+        namespaces = deferred_namespaces(toolset, DeferredManifests.ALWAYS)
+        for name, manifest in [("mcp-tools", mcp), *provider_manifests(mcp, diags, namespaces=namespaces)]:
             findings += lint_manifest(
                 manifest, MANIFEST_FILES[name], client_prefix=client_prefix, max_name=max_name_length
             )
@@ -130,7 +134,12 @@ def _is_tool_list(data: Any) -> bool:
 
 def _has_name(tool: dict[str, Any]) -> bool:
     function = tool.get("function")
-    return isinstance(tool.get("name"), str) or (isinstance(function, dict) and isinstance(function.get("name"), str))
+    hosted = str(tool.get("type") or "").startswith("tool_search")  # a provider's own tool search
+    return (
+        hosted
+        or isinstance(tool.get("name"), str)
+        or (isinstance(function, dict) and isinstance(function.get("name"), str))
+    )
 
 
 @click.command(epilog="""\b
@@ -148,9 +157,10 @@ def budget(target: Path, top: int, as_json: bool, config_path: Path | None, **fl
     For a spec, the selection and schema options come from the flags and the configuration file, as
     for generate.
     """
-    from mcpforge.targets.budget import Budget, measure  # noqa: PLC0415
+    from mcpforge.targets.budget import Budget, measure, mode_costs, recommendation  # noqa: PLC0415
 
     result: Budget
+    limits: dict[str, int] = {}
     if target.is_dir():
         result = _output_budget(target, measure)
     else:
@@ -159,8 +169,13 @@ def budget(target: Path, top: int, as_json: bool, config_path: Path | None, **fl
         options = resolve({**flags, "spec": target}, config_path)
         diags = Diagnostics()
         result = targets(build(options, diags).toolset, options, diags).budget
+        limits = {"max_tools": options.max_tools, "max_total_tokens": options.max_total_tokens}
+    costs = mode_costs(result)
+    advice = recommendation(result, costs, **limits)
     if as_json:
         payload = {
+            "modes": {cost.mode: {"tools": cost.tools, "tokens": cost.tokens} for cost in costs},
+            "recommendation": advice,
             "totalBytes": result.total_bytes,
             "totalTokens": result.total_tokens,
             "tools": [{"name": t.name, "bytes": t.bytes, "tokens": t.tokens} for t in result.tools],
@@ -171,6 +186,11 @@ def budget(target: Path, top: int, as_json: bool, config_path: Path | None, **fl
     click.echo(
         f"{len(result.tools):,} tools; tools/list {result.total_bytes:,} bytes, about {result.total_tokens:,} tokens"
     )
+    click.echo("\nup front, by mode (MODE setting):")
+    for mode in costs:
+        click.echo(f"  {mode.mode:<7} {mode.tools:>6,} tools  about {mode.tokens:>9,} tokens")
+    if advice:
+        click.echo(advice)
     if top:
         click.echo(f"\nlargest {min(top, len(result.tools))} tools:")
         for cost in sorted(result.tools, key=lambda t: (-t.bytes, t.name))[:top]:

@@ -23,6 +23,7 @@ from mcpforge.errors import ConfigError
 
 __all__ = [
     "OPTIONS",
+    "DeferredManifests",
     "OptionInfo",
     "Options",
     "Override",
@@ -46,6 +47,14 @@ class ServerMode(StrEnum):
 
     TOOLS = "tools"  # one tool per operation (default)
     SEARCH = "search"  # search, describe and call meta-tools: a listing of constant size
+
+
+class DeferredManifests(StrEnum):
+    """When the manifests that defer every tool to the provider's tool search are written."""
+
+    AUTO = "auto"  # from DEFER_FROM tools
+    ALWAYS = "always"
+    NEVER = "never"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +135,13 @@ class Options:
         ),
     )
     dynamic: bool = field(default=False, metadata=_about("The former name of `--mode search`."))
+    deferred_manifests: DeferredManifests = field(
+        default=DeferredManifests.AUTO,
+        metadata=_about(
+            "Write anthropic-deferred.json and openai-responses-deferred.json (every tool behind the provider's "
+            "tool search): auto from 50 tools, always, or never."
+        ),
+    )
     max_tool_name_length: int = field(
         default=64,
         metadata=_about(

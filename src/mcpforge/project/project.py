@@ -28,6 +28,7 @@ from mcpforge.runtime.settings.schemes import per_user_headers
 from mcpforge.runtime.settings.table import documented
 from mcpforge.targets import MANIFESTS
 from mcpforge.targets.budget import Budget
+from mcpforge.targets.deferred import Namespace
 from mcpforge.targets.manifests import provider_manifests
 from mcpforge.targets.openai import with_parameters
 from mcpforge.targets.runtime import runtime_contract
@@ -177,11 +178,16 @@ def _absolute(url: str) -> bool:
 
 
 def manifest_files(
-    tools: list[dict[str, Any]], diags: Diagnostics, *, description_max: int | None = None
+    tools: list[dict[str, Any]],
+    diags: Diagnostics,
+    *,
+    description_max: int | None = None,
+    namespaces: Sequence[Namespace] | None = None,
 ) -> tuple[list[RenderedFile], int]:
     """Every provider manifest's file, and how many tools are strict in OpenAI's strict manifests.
 
-    ``description_max``: the argument description limit, which notes a format adds keep to.
+    ``description_max``: the argument description limit, which notes a format adds keep to;
+    ``namespaces``: the tools by toolset, when the deferred manifests are written.
     """
     # Each manifest's objects go as soon as it is encoded: they and its bytes never all coexist. Chat
     # and Responses share each tool's parameters (one form plain, one strict): encoded once per form,
@@ -189,7 +195,7 @@ def manifest_files(
     strict_of = {m.name: m.strict for m in MANIFESTS}
     shared, sharing = SharedParts(), False
     files, strict_capable = [], 0
-    for name, manifest in provider_manifests(tools, diags, description_max=description_max):
+    for name, manifest in provider_manifests(tools, diags, description_max=description_max, namespaces=namespaces):
         if strict_of[name] != sharing:
             shared, sharing = SharedParts(), strict_of[name]
         if name == "openai-chat-strict":

@@ -24,6 +24,7 @@ class Manifest:
     name: str
     format: Format
     strict: bool  # OpenAI's strict mode: each tool strict where its schema allows
+    deferred: bool = False  # every tool behind the provider's tool search (:mod:`.deferred`): large APIs
 
 
 # Every manifest, in the order written and documented; MCP's first (the others are made from it).
@@ -32,7 +33,9 @@ MANIFESTS: tuple[Manifest, ...] = (
     Manifest("openai-chat", "openai-chat", strict=False),
     Manifest("openai-chat-strict", "openai-chat", strict=True),
     Manifest("openai-responses", "openai-responses", strict=False),
+    Manifest("openai-responses-deferred", "openai-responses", strict=False, deferred=True),
     Manifest("openai-responses-strict", "openai-responses", strict=True),
     Manifest("anthropic", "anthropic", strict=False),
+    Manifest("anthropic-deferred", "anthropic", strict=False, deferred=True),
     Manifest("gemini", "gemini", strict=False),
 )

@@ -15,7 +15,16 @@ import orjson
 from mcpforge.options.model import Options
 from mcpforge.runtime.results.tokens import estimate_tokens
 
-__all__ = ["Budget", "ToolCost", "budget_problems", "measure", "payload_bytes"]
+__all__ = [
+    "Budget",
+    "ModeCost",
+    "ToolCost",
+    "budget_problems",
+    "measure",
+    "mode_costs",
+    "payload_bytes",
+    "recommendation",
+]
 
 
 def payload_bytes(value: Any) -> int:
@@ -79,6 +88,47 @@ def measure(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ModeCost:
+    """What a model pays up front in one server mode: the tokens of its ``tools/list``."""
+
+    mode: str
+    tools: int
+    tokens: int
+
+
+def _listing_tokens(tools: Sequence[Any]) -> int:
+    listed = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
+    return estimate_tokens(payload_bytes({"tools": listed}))
+
+
+def mode_costs(budget: Budget) -> list[ModeCost]:
+    """The up-front cost of each mode: every tool's definition, or the meta-tools' constant listing."""
+    from mcpforge.runtime.modes.search import META_TOOLS  # noqa: PLC0415  # the MCP SDK's types: only when asked
+
+    return [
+        ModeCost("tools", len(budget.tools), budget.total_tokens),
+        ModeCost("search", len(META_TOOLS), _listing_tokens(META_TOOLS)),
+    ]
+
+
+def recommendation(
+    budget: Budget, costs: Sequence[ModeCost], *, max_tools: int = 128, max_total_tokens: int = 50_000
+) -> str | None:
+    """One line recommending a mode when the tools' listing is too large for a model to use well."""
+    count = len(budget.tools)
+    too_many = max_tools and count > max_tools
+    too_large = max_total_tokens and budget.total_tokens > max_total_tokens
+    if not (too_many or too_large):
+        return None
+    search = next(cost for cost in costs if cost.mode == "search")
+    return (
+        f"recommended: --mode search for this API ({count:,} tools): {search.tools} tools, about "
+        f"{search.tokens:,} tokens up front instead of {budget.total_tokens:,}; agent builders: the "
+        "-deferred manifests (see docs/large-apis.md)"
+    )
+
+
 def budget_problems(budget: Budget, limits: Options) -> list[tuple[str, str]]:
     """``(code, message)`` for every threshold passed; messages say what to do."""
     problems = []
@@ -88,7 +138,7 @@ def budget_problems(budget: Budget, limits: Options) -> list[tuple[str, str]]:
             (
                 "budget-tool-count",
                 f"{count:,} tools exceed {limits.max_tools} (OpenAI accepts at most 128 per request); "
-                "serve a subset with --toolsets, select operations in the config, or use dynamic mode",
+                "serve a subset with --toolsets, select operations in the config, or use --mode search",
             )
         )
     if limits.max_total_tokens and budget.total_tokens > limits.max_total_tokens:
@@ -96,7 +146,7 @@ def budget_problems(budget: Budget, limits: Options) -> list[tuple[str, str]]:
             (
                 "budget-total",
                 f"tools/list is {budget.total_bytes:,} bytes (about {budget.total_tokens:,} tokens), over the "
-                f"budget of {limits.max_total_tokens:,} tokens; use toolsets, selection or dynamic mode",
+                f"budget of {limits.max_total_tokens:,} tokens; use toolsets, selection or --mode search",
             )
         )
     if limits.max_tool_tokens:

@@ -75,7 +75,10 @@ def detect_format(data: Any) -> ManifestFormat:
     tools = [t for t in data if isinstance(t, Mapping)] if isinstance(data, list) else []
     if any(isinstance(t.get("function"), Mapping) for t in tools):
         return "openai-chat"
-    if any(t.get("type") == "function" and "parameters" in t for t in tools):
+    if any(
+        t.get("type") in ("namespace", "tool_search") or (t.get("type") == "function" and "parameters" in t)
+        for t in tools
+    ):
         return "openai-responses"
     if any("input_schema" in t for t in tools):
         return "anthropic"
@@ -141,59 +144,84 @@ def _lint_tree(
     return ok
 
 
-def _tools(data: Any, fmt: ManifestFormat) -> list[tuple[str | None, str, Any, bool, str]]:
-    """(name, description, schema, strict, JSON path of the schema) per tool."""
+# Tools a provider runs itself, which a manifest names without a schema (tool search).
+_HOSTED = ("tool_search", "tool_search_tool_")
+
+
+def _row(tool: Mapping[str, Any], fmt: ManifestFormat, at: str) -> tuple[str | None, str, Any, bool, str, bool]:
+    """(name, description, schema, strict, JSON path of the schema, deferred) of one tool."""
+    deferred = tool.get("defer_loading") is True
+    if fmt == "openai-chat":
+        fn = tool.get("function") or {}
+        return (
+            fn.get("name"),
+            fn.get("description") or "",
+            fn.get("parameters"),
+            fn.get("strict") is True,
+            (f"{at}.function.parameters"),
+            deferred,
+        )
+    key = {"openai-responses": "parameters", "anthropic": "input_schema", "gemini": "parametersJsonSchema"}.get(
+        fmt, "inputSchema"
+    )
+    strict = fmt != "gemini" and tool.get("strict") is True
+    return tool.get("name"), tool.get("description") or "", tool.get(key), strict, f"{at}.{key}", deferred
+
+
+def _tools(data: Any, fmt: ManifestFormat, add: Any) -> list[tuple[str | None, str, Any, bool, str, bool]]:
+    """(name, description, schema, strict, JSON path of the schema, deferred) per tool, namespaces crossed."""
     tools = data["tools"] if isinstance(data, Mapping) else data
     rows = []
     for i, tool in enumerate(tools if isinstance(tools, list) else []):
         if not isinstance(tool, Mapping):
             continue
-        if fmt == "openai-chat":
-            fn = tool.get("function") or {}
-            rows.append(
-                (
-                    fn.get("name"),
-                    fn.get("description") or "",
-                    fn.get("parameters"),
-                    fn.get("strict") is True,
-                    f"$[{i}].function.parameters",
-                )
-            )
-        elif fmt == "openai-responses":
-            rows.append(
-                (
-                    tool.get("name"),
-                    tool.get("description") or "",
-                    tool.get("parameters"),
-                    tool.get("strict") is True,
-                    f"$[{i}].parameters",
-                )
-            )
-        elif fmt == "anthropic":
-            rows.append(
-                (
-                    tool.get("name"),
-                    tool.get("description") or "",
-                    tool.get("input_schema"),
-                    tool.get("strict") is True,
-                    f"$[{i}].input_schema",
-                )
-            )
-        elif fmt == "gemini":
-            rows.append(
-                (
-                    tool.get("name"),
-                    tool.get("description") or "",
-                    tool.get("parametersJsonSchema"),
-                    False,
-                    f"$[{i}].parametersJsonSchema",
-                )
-            )
-        else:
-            rows.append(
-                (tool.get("name"), tool.get("description") or "", tool.get("inputSchema"), False, f"$[{i}].inputSchema")
-            )
+        kind = str(tool.get("type") or "")
+        if fmt in ("openai-responses", "anthropic") and kind.startswith(_HOSTED):
+            continue
+        if fmt == "openai-responses" and kind == "namespace":
+            _namespace(tool, f"$[{i}]", add)
+            members = tool.get("tools")
+            for j, member in enumerate(members if isinstance(members, list) else []):
+                if isinstance(member, Mapping):
+                    rows.append(_row(member, fmt, f"$[{i}].tools[{j}]"))
+            continue
+        rows.append(_row(tool, fmt, f"$[{i}]"))
     return rows
+
+
+def _namespace(tool: Mapping[str, Any], at: str, add: Any) -> None:
+    """A Responses namespace: a function-like name, a description and at least one tool."""
+    name = tool.get("name")
+    if not isinstance(name, str) or not NAME_RULES["openai-responses"].pattern.match(name):
+        add(
+            "error", "invalid-name", None, f"{at}.name",
+            f"namespace name {name!r} must be {NAME_RULES['openai-responses'].text}", "rename the namespace",
+        )  # fmt: skip
+    if not isinstance(tool.get("description"), str) or not tool["description"]:
+        add("error", "namespace-description", name, f"{at}.description", "namespace without a description", "add one")
+    if not isinstance(tool.get("tools"), list) or not tool["tools"]:
+        add("error", "empty-namespace", name, f"{at}.tools", "namespace without tools", "drop it or add its tools")
+
+
+def _deferral(data: Any, fmt: ManifestFormat, rows: Sequence[tuple[Any, ...]], add: Any) -> None:
+    """Deferred tools need the provider's tool search beside them, and something loaded up front."""
+    deferred = sum(1 for row in rows if row[5])
+    if not deferred:
+        return
+    tools = data["tools"] if isinstance(data, Mapping) else data
+    hosted = [t for t in tools if isinstance(t, Mapping) and str(t.get("type") or "").startswith(_HOSTED)]
+    if not hosted:
+        add(
+            "error", "deferred-without-search", None, "$",
+            f"{deferred} tools defer loading but no tool search is listed",
+            "add the provider's tool search tool (mcpforge writes it in the -deferred manifests)",
+        )  # fmt: skip
+    if fmt == "anthropic" and deferred > 10_000:
+        add(
+            "warning", "too-many-deferred-tools", None, "$",
+            f"{deferred:,} deferred tools; Anthropic's tool search documents a catalog of at most 10,000",
+            "send a subset (toolsets, tags) or use search mode",
+        )  # fmt: skip
 
 
 def lint_manifest(
@@ -209,16 +237,18 @@ def lint_manifest(
     ) -> None:
         findings.append(Finding(severity, code, provider, tool, str(path), message, hint))
 
-    rows = _tools(data, fmt)
+    rows = _tools(data, fmt, add)
+    _deferral(data, fmt, rows, add)
     clean: dict[bool, set[int]] = {False: set(), True: set()}  # subtrees without findings, by strictness
-    if fmt.startswith("openai") and len(rows) > 128:
+    loaded = sum(1 for row in rows if not row[5])  # deferred tools are loaded by tool search, a few at a time
+    if fmt.startswith("openai") and loaded > 128:
         add(
             "warning",
             "too-many-tools",
             None,
             "$",
-            f"{len(rows)} tools; OpenAI accepts at most 128 per request",
-            "send a subset (toolsets, tags) or use dynamic mode",
+            f"{loaded} tools; OpenAI accepts at most 128 per request",
+            "send a subset (toolsets, tags), use the -deferred manifest (tool search) or search mode",
         )
     strict_count = sum(1 for row in rows if row[3])
     if fmt == "anthropic" and strict_count > 20:
@@ -230,7 +260,7 @@ def lint_manifest(
             f"{strict_count} strict tools; Anthropic allows 20 per " "request",
             "mark fewer tools strict",
         )
-    for name, description, schema, strict, path in rows:
+    for name, description, schema, strict, path, _ in rows:
         _lint_name(name, fmt, client_prefix, max_name, path, add)
         if len(description) > 1024:
             add(

@@ -6,24 +6,30 @@ generate (a lint error in our own output is a bug), and ``mcpforge lint`` lints 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.convert import to_anthropic, to_gemini
+from mcpforge.targets.deferred import Namespace, anthropic_deferred, responses_deferred
 from mcpforge.targets.openai import chat_tools, flat_tool, plain_parameters
 
 __all__ = ["provider_manifests"]
 
 
 def provider_manifests(
-    tools: list[dict[str, Any]], diags: Diagnostics, *, description_max: int | None = None
+    tools: list[dict[str, Any]],
+    diags: Diagnostics,
+    *,
+    description_max: int | None = None,
+    namespaces: Sequence[Namespace] | None = None,
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """``(name, tools)`` of every provider manifest of :data:`MANIFESTS`, each made only when the previous one is done.
 
     A caller that encodes each manifest before taking the next never holds them all (Microsoft
     Graph: hundreds of megabytes). The strict forms say, as notes, which tools could not be strict.
-    Descriptions a format adds notes to stay within ``description_max`` characters.
+    Descriptions a format adds notes to stay within ``description_max`` characters. With
+    ``namespaces`` (the tools grouped by toolset), the deferred manifests are made too.
     """
     parameters = plain_parameters(tools)  # the plain and strict forms start from the same parameters, made once
     for strict in (False, True):
@@ -33,7 +39,14 @@ def provider_manifests(
         suffix = "-strict" if strict else ""
         yield f"openai-chat{suffix}", chat
         # Responses tools are the Chat ones flattened (same parameters, strict kept as decided).
-        yield f"openai-responses{suffix}", [flat_tool(tool) for tool in chat]
-        del chat
-    yield "anthropic", to_anthropic(tools)[0]
+        responses = [flat_tool(tool) for tool in chat]
+        yield f"openai-responses{suffix}", responses
+        if namespaces is not None and not strict:
+            yield "openai-responses-deferred", responses_deferred(responses, namespaces)
+        del chat, responses
+    anthropic = to_anthropic(tools)[0]
+    yield "anthropic", anthropic
+    if namespaces is not None:
+        yield "anthropic-deferred", anthropic_deferred(anthropic)
+    del anthropic
     yield "gemini", to_gemini(tools, description_max=description_max)

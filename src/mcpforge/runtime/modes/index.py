@@ -17,6 +17,7 @@ The weights were set on mcpforge's own task sets (``bench/search``) with ``bench
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import defaultdict
@@ -199,7 +200,8 @@ class SearchIndex:
                 self._postings[term].append((number, idf[term] * tf / (self.weights.k1 + tf)))
         self._methods = [entry["method"].upper() for entry in self.entries]
         segments = [[s for s in e["path"].split("/") if s] for e in self.entries]
-        self._depth = [max(len(s) - 1, 0) for s in segments]
+        # An operation with a short path is the general one, before its variants.
+        self._prior = [1 / (1 + self.weights.length * max(len(s) - 1, 0)) for s in segments]
         self._actions = [
             (method, next((s for s in reversed(s) if not _PARAMETER.match(s)), ""))
             for method, s in zip(self._methods, segments, strict=True)
@@ -209,23 +211,29 @@ class SearchIndex:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
         scores: dict[int, float] = defaultdict(float)
         for concept in query_terms(request):
+            if len(concept) == 1:  # most concepts are one word: its postings add up directly
+                ((term, weight),) = concept.items()
+                for number, value in self._postings.get(term, ()):
+                    scores[number] += weight * value
+                continue
             best: dict[int, float] = {}
             for term, weight in concept.items():
                 for number, value in self._postings.get(term, ()):
-                    if best.get(number, 0.0) < weight * value:
-                        best[number] = weight * value
+                    said = weight * value
+                    if best.get(number, 0.0) < said:
+                        best[number] = said
             for number, value in best.items():
                 scores[number] += value
         wanted = intent(request)
-        boost, length = 1 + self.weights.intent, self.weights.length
-        ranked = []
-        for number, score in scores.items():
-            entry = self.entries[number]
-            if toolset and toolset not in entry.get("toolsets", []):
-                continue
-            raised = score * boost if wanted and self._methods[number] in wanted else score
-            ranked.append((-raised / (1 + length * self._depth[number]), number))
-        ranked.sort()
+        boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
+        if toolset:
+            scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
+        ranked = [
+            (-(score * boost if wanted and methods[number] in wanted else score) * prior[number], number)
+            for number, score in scores.items()
+        ]
+        # The spread reads the ranking until ``limit`` different actions: the best few hundred hold them.
+        ranked = heapq.nsmallest(max(limit * 30, 300), ranked)
         return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit)]
 
     def _spread(self, ranked: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
