@@ -22,7 +22,7 @@ from helpers import free_port
 from mcpforge.cli import main
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
-COMMANDS = ["generate", "serve", "validate", "lint", "budget", "tools", "convert"]
+COMMANDS = ["generate", "serve", "diff", "validate", "lint", "budget", "tools", "convert"]
 
 
 def run(*args: str) -> tuple[int, str]:

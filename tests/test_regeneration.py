@@ -75,7 +75,7 @@ def test_check_reports_changes_and_regeneration_keeps_names(tmp_path: Path) -> N
     assert lock["options"]["max-tool-name-length"] == 64 and lock["version"]
     assert run("generate", str(spec), "-o", str(out), "--check") == (
         0,
-        "0 file(s) out of date; 0 tool change(s)\n" f"{out} is up to date\n",
+        "0 file(s) out of date; 0 tool change(s), 0 breaking\n" f"{out} is up to date\n",
     )
 
     spec.write_text(V2)
@@ -85,12 +85,12 @@ def test_check_reports_changes_and_regeneration_keeps_names(tmp_path: Path) -> N
     assert snapshot(out) == before  # check mode writes nothing
     changes = [line.strip() for line in text.splitlines() if line.startswith("  ")]
     assert changes == [
-        "added: get_a_2 (GET /z)",
-        "removed: listB (GET /b)",
-        "breaking: makeC: argument x is now required",
-        "breaking: makeC: argument n changed type integer -> string",
+        "ok        get_a_2: new tool (GET /z)  [tool-added]",
+        "BREAKING  listB: no longer generated (GET /b)  [tool-removed]",
+        "BREAKING  makeC: argument x: now required  [argument-required]",
+        "BREAKING  makeC: argument n: type integer -> string  [type-changed]",
     ]
-    assert "out of date" in text
+    assert "out of date; 4 tool change(s), 3 breaking" in text
 
     assert run("generate", str(spec), "-o", str(out))[0] == 0
     lock = json.loads((out / "mcpforge.lock").read_text())
@@ -107,12 +107,12 @@ def test_check_fails_when_output_is_missing_or_edited(tmp_path: Path) -> None:
     spec, out = tmp_path / "shop.yaml", tmp_path / "out"
     spec.write_text(V1)
     code, text = run("generate", str(spec), "-o", str(out), "--check")
-    assert code == 1 and "added: listB (GET /b)" in text and not out.exists()
+    assert code == 1 and "listB: new tool (GET /b)  [tool-added]" in text and not out.exists()
     assert run("generate", str(spec), "-o", str(out))[0] == 0
     readme = out / "README.md"
     readme.write_text(readme.read_text() + "edited\n")
     code, text = run("generate", str(spec), "-o", str(out), "--check")
-    assert code == 1 and "1 file(s) out of date; 0 tool change(s)" in text
+    assert code == 1 and "1 file(s) out of date; 0 tool change(s), 0 breaking" in text
 
 
 def test_an_output_keeps_the_project_name_it_was_generated_with(tmp_path: Path) -> None:
@@ -129,3 +129,31 @@ def test_an_output_keeps_the_project_name_it_was_generated_with(tmp_path: Path) 
     fresh = tmp_path / "fresh"
     assert run("generate", str(spec), "-o", str(fresh))[0] == 0
     assert (fresh / "src" / "shop_mcp" / "tools.json").is_file()  # a new output gets the default name
+
+
+def test_the_changelog_and_version_follow_what_changed_for_clients(tmp_path: Path) -> None:
+    spec, out = tmp_path / "shop.yaml", tmp_path / "out"
+    spec.write_text(V1)
+    assert run("generate", str(spec), "-o", str(out), "--changelog")[0] == 0
+    first = (out / "CHANGELOG.md").read_text()
+    assert "## 0.1.0\n\nGenerated from Shop 1 (shop.yaml): 3 tools.\n" in first
+    assert 'version = "0.1.0"' in (out / "pyproject.toml").read_text()
+    assert run("generate", str(spec), "-o", str(out), "--changelog")[0] == 0
+    assert (out / "CHANGELOG.md").read_text() == first  # nothing changed: no entry, same version
+
+    spec.write_text(V1.replace("operationId: listB", "operationId: listB\n      description: Every B."))
+    assert run("generate", str(spec), "-o", str(out), "--changelog")[0] == 0
+    assert (
+        "## 0.1.1\n\nRegenerated from Shop 1 (shop.yaml).\n\nCompatible:\n\n- `listB`: the tool's description changed"
+        in (out / "CHANGELOG.md").read_text()
+    )
+    spec.write_text(V2)
+    code, text = run("generate", str(spec), "-o", str(out), "--changelog", "--check")
+    assert code == 1 and "BREAKING  listB: no longer generated (GET /b)  [tool-removed]" in text
+    assert run("generate", str(spec), "-o", str(out), "--changelog")[0] == 0
+    changelog = (out / "CHANGELOG.md").read_text()
+    assert changelog.index("## 1.0.0") < changelog.index("## 0.1.1") < changelog.index("## 0.1.0")
+    assert "Breaking for clients that call these tools:\n\n- `listB`: no longer generated (GET /b)" in changelog
+    assert 'version = "1.0.0"' in (out / "pyproject.toml").read_text()
+    assert json.loads((out / "mcpforge.lock").read_text())["packageVersion"] == "1.0.0"
+    assert run("generate", str(spec), "-o", str(out), "--changelog", "--check")[0] == 0

@@ -18,6 +18,7 @@ from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import unresolved_refs, validate_document
 from mcpforge.options.model import Options
+from mcpforge.project.changelog import FIRST_VERSION, History, release
 from mcpforge.project.files import RenderedFile, dump_compact, encode_each, manifest_file
 from mcpforge.project.lock import Lock, lock_file
 from mcpforge.project.project import manifest_files, project_parts, render_project
@@ -36,10 +37,12 @@ __all__ = [
     "Built",
     "GenerationResult",
     "Progress",
+    "Surface",
     "Targets",
     "build",
     "check_strict",
     "generate",
+    "surface",
     "targets",
 ]
 
@@ -177,8 +180,37 @@ def contract(options: Options) -> tuple[ToolsFile, tuple[Diagnostic, ...], Calla
     return parse_contract(dump_compact(made)), diags.freeze(), functools.partial(search_file, toolset)
 
 
-def generate(options: Options, *, previous: Lock | None = None, progress: Progress = _quiet) -> GenerationResult:
-    """Run the whole pipeline in memory and return the files to write; ``previous``: the output's lock file."""
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """What models and clients meet of one generated tool set: its contract's tools and their operationIds."""
+
+    tools: tuple[Any, ...]  # the tools.json entries (ToolEntry)
+    operation_ids: Mapping[str, str | None]  # tool name -> operationId
+
+
+def surface(options: Options, *, previous: Lock | None = None) -> Surface:
+    """For ``diff``: the tools ``generate`` would write for ``options`` (``previous``: the lock keeping names)."""
+    diags = Diagnostics()
+    toolset = build(options, diags, previous=previous).toolset
+    check_strict(diags, options)
+    names = toolset.api.project_names(_project_name(options, previous))
+    made = runtime_contract(toolset, names, mode=options.server_mode)
+    ids = {tool.name: tool.operation.operation_id for tool in toolset.tools}
+    return Surface(tuple(made["tools"]), ids)
+
+
+def generate(
+    options: Options,
+    *,
+    previous: Lock | None = None,
+    history: History | None = None,
+    progress: Progress = _quiet,
+) -> GenerationResult:
+    """Run the whole pipeline in memory and return the files to write.
+
+    ``previous``: the output's lock file; ``history``: the output's version, tools and changelog
+    (the ``changelog`` option writes the next entry from them).
+    """
     diags = Diagnostics()
     built = build(options, diags, previous=previous, progress=progress)
     check_strict(diags, options)
@@ -186,6 +218,11 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
     made = targets(toolset, options, diags)
+    released: tuple[str, RenderedFile] | None = None
+    if options.changelog:
+        contract_tools = runtime_contract(toolset, toolset.api.project_names(None))["tools"]
+        about = f"{toolset.api.title} {toolset.api.version} ({source_name})"
+        released = release(history, contract_tools, about)
     progress("rendering")
     project = project_parts(
         toolset,
@@ -194,8 +231,11 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
         mode=options.server_mode,
         budget=made.budget,
         encoded_tools=made.encoded_mcp,
+        version=released[0] if released else FIRST_VERSION,
     )
     files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
+    if released:
+        files.append(released[1])
     progress("provider manifests")
     manifests, strict_capable = manifest_files(
         made.mcp,
@@ -213,6 +253,7 @@ def generate(options: Options, *, previous: Lock | None = None, progress: Progre
             options=options.record(),
             names=names,
             files=[f.path for f in files],
+            package_version=released[0] if released else None,
         )
     )
     files.sort(key=lambda f: f.path)

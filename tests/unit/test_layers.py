@@ -2,8 +2,9 @@
 
 Layers, first to last: the foundation (the package itself, errors, diagnostics, options, text) and
 the runtime (a leaf: it imports nothing of mcpforge); schema (JSON Schema); openapi (reading a
-document); tools; targets; project (the generated project's files); output (writing them to
-disk); the pipeline; client; cli. A module may import its own layer and earlier ones.
+document); tools; targets; changes (what changed between two tool sets); project (the generated
+project's files); output (writing them to disk); the pipeline; client; cli. A module may import
+its own layer and earlier ones.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ LAYERS = [
     {"openapi"},
     {"tools"},
     {"targets"},
+    {"changes"},
     {"project"},
     {"output"},
     {"pipeline"},

@@ -26,6 +26,7 @@ __all__ = ["Fatal", "Group", "main", "run", "tune_gc"]
 _COMMANDS = {
     "generate": "mcpforge.cli.generate",
     "serve": "mcpforge.cli.serve",
+    "diff": "mcpforge.cli.diff",
     "validate": "mcpforge.cli.inspect",
     "lint": "mcpforge.cli.inspect",
     "budget": "mcpforge.cli.inspect",

@@ -80,6 +80,7 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     from mcpforge.options.files import find_config  # noqa: PLC0415
     from mcpforge.output.write import OutputFolder, write_tree  # noqa: PLC0415
     from mcpforge.pipeline import generate as run  # noqa: PLC0415
+    from mcpforge.project.changelog import read_history  # noqa: PLC0415
 
     options = resolve(flags, config_path)
     if options.spec is None:
@@ -99,12 +100,13 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
         if interactive or elapsed >= 1.0:
             click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
-    result = run(options, previous=folder.lock, progress=progress)
+    history = read_history(output, folder.lock) if options.changelog else None
+    result = run(options, previous=folder.lock, history=history, progress=progress)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:
         from mcpforge.output.check import check_output  # noqa: PLC0415
 
-        report = check_output(result.files, result.names, result.mcp, folder)
+        report = check_output(result.files, folder)
         for line in report.lines():
             click.echo(line)
         if not report.current:

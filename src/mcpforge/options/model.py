@@ -142,6 +142,13 @@ class Options:
             "tool search): auto from 50 tools, always, or never."
         ),
     )
+    changelog: bool = field(
+        default=False,
+        metadata=_about(
+            "Write CHANGELOG.md: an entry for each regeneration that changes the tools, and the package version "
+            "raised by semantic versioning (see docs/ci.md)."
+        ),
+    )
     max_tool_name_length: int = field(
         default=64,
         metadata=_about(

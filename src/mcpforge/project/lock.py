@@ -46,10 +46,12 @@ def lock_file(
     names: Mapping[str, str],
     files: Sequence[str],
     overlays: Sequence[tuple[str, str]] = (),
+    package_version: str | None = None,
 ) -> RenderedFile:
     """The lock file of a run that writes ``files`` (the lock itself is added to the list).
 
-    ``spec_sha256`` covers the spec and its overlays; ``overlays`` are (file name, sha256) in order.
+    ``spec_sha256`` covers the spec and its overlays; ``overlays`` are (file name, sha256) in order;
+    ``package_version``: the version the changelog gave the package (kept for the next run).
     """
     spec: dict[str, Any] = {"name": source_name, "sha256": spec_sha256}
     if overlays:
@@ -62,6 +64,8 @@ def lock_file(
         "tools": dict(names),
         "files": sorted([*files, LOCK_FILE]),  # every file, so a rerun may replace them
     }
+    if package_version is not None:
+        content["packageVersion"] = package_version
     return json_file(LOCK_FILE, content)
 
 

@@ -90,6 +90,7 @@ def project_parts(
     mode: str = "tools",
     budget: Budget | None = None,
     encoded_tools: Sequence[bytes] | None = None,
+    version: str = "0.1.0",
 ) -> ProjectParts:
     """The templates' context, and the project's files made without templates (not the manifests, not the lock).
 
@@ -116,7 +117,7 @@ def project_parts(
         "dist_name": names.dist,
         "command": names.command,
         "prefix": names.env_prefix,
-        "version": "0.1.0",
+        "version": version,
         "description": f"MCP server for {comment(toolset.api.title)}",
         "base_url": config["baseUrl"] if absolute else "https://api.example.com",
         "base_url_absolute": absolute,
