@@ -20,6 +20,7 @@ import httpx
 
 from conftest import ROOT
 from helpers import case_options, free_port
+from mcpforge.options.model import Options
 from mcpforge.output.write import write_tree
 from mcpforge.pipeline import generate
 
@@ -72,16 +73,16 @@ def runtime_requirements(array: str = "dependencies") -> list[str]:
 
 
 def make_venv(path: Path) -> Path:
-    """A venv with the generated projects' dependencies and their tracing extra, as their pyproject declares them."""
+    """A venv with the generated projects' dependencies and their tracing and code extras, as declared."""
     venv.EnvBuilder(with_pip=True).create(path)
     python = path / "bin" / "python"
-    pip(python, *runtime_requirements(), *runtime_requirements("tracing"), "hatchling")
+    pip(python, *runtime_requirements(), *runtime_requirements("tracing"), *runtime_requirements("code"), "hatchling")
     return python
 
 
-def generate_project(spec: Path, out: Path, python: Path) -> Project:
-    """Generate from ``spec`` into ``out`` and pip-install it into the venv of ``python``."""
-    result = generate(case_options(spec))
+def generate_project(spec: Path, out: Path, python: Path, options: Options | None = None) -> Project:
+    """Generate from ``spec`` (or with ``options``) into ``out`` and pip-install it into the venv of ``python``."""
+    result = generate(options or case_options(spec))
     write_tree(result.files, out, force=True)
     pip(python, "--no-deps", "--no-build-isolation", "--force-reinstall", str(out))
     lock_package = next(f.path.split("/")[1] for f in result.files if f.path.endswith("/tools.json"))

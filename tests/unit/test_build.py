@@ -261,7 +261,8 @@ def test_the_argument_description_limit_covers_every_note_in_every_manifest() ->
     """A file field's note, a renamed parameter's wire name, strict mode's and Gemini's keyword notes."""
     spec = FIXTURES / "specs" / "notes-in-descriptions.yaml"
     result = generate(Options(spec=spec, argument_description_max=40))
-    manifests = {f.path: f.data for f in result.files if f.path.startswith("manifests/")}
+    api = [f for f in result.files if f.path.startswith("manifests/") and not f.path.startswith("manifests/code-")]
+    manifests = {f.path: f.data for f in api}  # code mode's manifests hold its own two tools, not the API's
     assert len(manifests) == 7
     for path, data in manifests.items():
         found = _descriptions([{k: v for k, v in t.items() if k != "description"} for t in json.loads(data)], [])

@@ -99,3 +99,25 @@ def test_lint_finds_deferred_tools_without_a_tool_search_and_empty_namespaces() 
     assert codes == {"invalid-name", "namespace-description", "empty-namespace"}
     anthropic = [{"name": "t", "description": "d", "input_schema": {"type": "object"}, "defer_loading": True}]
     assert {f.code for f in lint_manifest(anthropic, "anthropic")} == {"deferred-without-search"}
+
+
+@pytest.mark.xdist_group("provider-sdks")
+def test_code_mode_manifests_are_the_providers_own_types_and_lint_clean() -> None:
+    from anthropic.types import ToolParam
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import FunctionToolParam
+
+    found = manifests(case_options(FIXTURES / "golden" / "petstore_30" / "openapi.yaml"))
+    kinds = {"code-openai-chat": ChatCompletionFunctionToolParam, "code-openai-responses": FunctionToolParam,
+             "code-anthropic": ToolParam}  # fmt: skip
+    for name, kind in kinds.items():
+        tools = found[f"manifests/{name}.json"]
+        assert len(tools) == 2
+        for tool in tools:
+            typed(tool, kind)
+    for name in ("code-mcp-tools", "code-openai-chat", "code-openai-responses", "code-anthropic", "code-gemini"):
+        assert lint_manifest(found[f"manifests/{name}.json"]) == [], name
+    chat = found["manifests/code-openai-chat.json"]
+    assert [t["function"]["name"] for t in chat] == ["search_api", "execute"] and all(
+        t["function"]["strict"] for t in chat
+    )

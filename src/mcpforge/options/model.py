@@ -47,6 +47,7 @@ class ServerMode(StrEnum):
 
     TOOLS = "tools"  # one tool per operation (default)
     SEARCH = "search"  # search, describe and call meta-tools: a listing of constant size
+    CODE = "code"  # search the API, and run a short Python program against it in a sandbox
 
 
 class DeferredManifests(StrEnum):
@@ -130,8 +131,9 @@ class Options:
     mode: ServerMode = field(
         default=ServerMode.TOOLS,
         metadata=_about(
-            "What the server lists by default: tools (one per operation) or search (search, describe and call "
-            "meta-tools, for large APIs); the server's MODE setting chooses at run time."
+            "What the server lists by default: tools (one per operation), search (search, describe and call "
+            "meta-tools, for large APIs) or code (search the API and run a Python program against it in a "
+            "sandbox); the server's MODE setting chooses at run time."
         ),
     )
     dynamic: bool = field(default=False, metadata=_about("The former name of `--mode search`."))

@@ -35,8 +35,8 @@ __all__ = [
 
 FORMAT_VERSION = 4
 DATA_FILE = "tools.json"
-# What a server lists: one tool per operation, or the search meta-tools.
-MODES = ("tools", "search")
+# What a server lists: one tool per operation, the search meta-tools, or code mode's search and execute.
+MODES = ("tools", "search", "code")
 SEARCH_FORMAT_VERSION = 1
 SEARCH_FILE = "search.json"
 # The generated package this runtime was copied into: this module sits at its top, beside tools.json.

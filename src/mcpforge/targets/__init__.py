@@ -25,6 +25,7 @@ class Manifest:
     format: Format
     strict: bool  # OpenAI's strict mode: each tool strict where its schema allows
     deferred: bool = False  # every tool behind the provider's tool search (:mod:`.deferred`): large APIs
+    code: bool = False  # code mode's two tools (:mod:`.code`), not the API's
 
 
 # Every manifest, in the order written and documented; MCP's first (the others are made from it).
@@ -38,4 +39,9 @@ MANIFESTS: tuple[Manifest, ...] = (
     Manifest("anthropic", "anthropic", strict=False),
     Manifest("anthropic-deferred", "anthropic", strict=False, deferred=True),
     Manifest("gemini", "gemini", strict=False),
+    Manifest("code-mcp-tools", "mcp", strict=False, code=True),
+    Manifest("code-openai-chat", "openai-chat", strict=True, code=True),
+    Manifest("code-openai-responses", "openai-responses", strict=True, code=True),
+    Manifest("code-anthropic", "anthropic", strict=False, code=True),
+    Manifest("code-gemini", "gemini", strict=False, code=True),
 )

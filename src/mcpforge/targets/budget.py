@@ -104,11 +104,15 @@ def _listing_tokens(tools: Sequence[Any]) -> int:
 
 def mode_costs(budget: Budget) -> list[ModeCost]:
     """The up-front cost of each mode: every tool's definition, or the meta-tools' constant listing."""
-    from mcpforge.runtime.modes.search import META_TOOLS  # noqa: PLC0415  # the MCP SDK's types: only when asked
+    from mcpforge.runtime.modes.code import code_tools  # noqa: PLC0415  # the MCP SDK's types: only when asked
+    from mcpforge.runtime.modes.sandbox import Limits  # noqa: PLC0415
+    from mcpforge.runtime.modes.search import META_TOOLS  # noqa: PLC0415
 
+    code = code_tools(Limits())
     return [
         ModeCost("tools", len(budget.tools), budget.total_tokens),
         ModeCost("search", len(META_TOOLS), _listing_tokens(META_TOOLS)),
+        ModeCost("code", len(code), _listing_tokens(code)),
     ]
 
 
@@ -124,8 +128,8 @@ def recommendation(
     search = next(cost for cost in costs if cost.mode == "search")
     return (
         f"recommended: --mode search for this API ({count:,} tools): {search.tools} tools, about "
-        f"{search.tokens:,} tokens up front instead of {budget.total_tokens:,}; agent builders: the "
-        "-deferred manifests (see docs/large-apis.md)"
+        f"{search.tokens:,} tokens up front instead of {budget.total_tokens:,} (--mode code for tasks that "
+        "chain or page through many calls; agent builders: the -deferred manifests; see docs/large-apis.md)"
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mcpforge.diagnostics import Diagnostics
+from mcpforge.targets.code import code_mcp_tools
 from mcpforge.targets.convert import to_anthropic, to_gemini
 from mcpforge.targets.deferred import Namespace, anthropic_deferred, responses_deferred
 from mcpforge.targets.openai import chat_tools, flat_tool, plain_parameters
@@ -50,3 +51,10 @@ def provider_manifests(
         yield "anthropic-deferred", anthropic_deferred(anthropic)
     del anthropic
     yield "gemini", to_gemini(tools, description_max=description_max)
+    code = code_mcp_tools()  # code mode's two tools (strict: their schemas allow it)
+    yield "code-mcp-tools", code
+    chat = chat_tools(code, strict=True)[0]
+    yield "code-openai-chat", chat
+    yield "code-openai-responses", [flat_tool(tool) for tool in chat]
+    yield "code-anthropic", to_anthropic(code)[0]
+    yield "code-gemini", to_gemini(code)

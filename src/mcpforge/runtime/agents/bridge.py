@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..calling.api import Api
+from ..modes.code import CodeMode
 from . import toolcalls
 from .runner import openai_tools
 
@@ -47,12 +48,18 @@ async def _read_body(request: Request, limit: int) -> bytes:
 
 
 def bridge_routes(
-    api: Callable[[], Api], *, token: str | None, max_body: int, toolsets: Sequence[str] | None = None
+    api: Callable[[], Api],
+    *,
+    token: str | None,
+    max_body: int,
+    toolsets: Sequence[str] | None = None,
+    code: Callable[[], CodeMode | None] | None = None,
 ) -> list[Route]:
     """The bridge's routes; ``api`` returns the running server's API (available once it started).
 
     With ``token``, each request must carry it as a bearer token; without, the caller guards the
-    routes (the endpoint's protection).
+    routes (the endpoint's protection). ``code`` returns code mode when the server runs in it: the
+    bridge then lists and runs code mode's two tools.
     """
     expected = f"Bearer {token}".encode() if token else None
 
@@ -72,7 +79,9 @@ def bridge_routes(
         if kind not in {"chat", "responses"}:
             return _problem(400, "format must be chat or responses")
         strict = request.query_params.get("strict", "false").lower() in {"1", "true", "yes"}
-        return JSONResponse({"tools": openai_tools(kind, strict=strict, toolsets=toolsets)})  # type: ignore[arg-type]
+        mode = "code" if code is not None and code() is not None else "tools"
+        listed = openai_tools(kind, strict=strict, toolsets=toolsets, mode=mode)  # type: ignore[arg-type]
+        return JSONResponse({"tools": listed})
 
     async def execute(request: Request) -> Response:
         problem = refused(request, "POST")
@@ -96,7 +105,11 @@ def bridge_routes(
             return _problem(400, "every tool call must be a JSON object")
         headers = dict(request.headers)  # per-user API credentials, as on the MCP endpoint
 
+        coder = code() if code is not None else None
+
         async def run(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+            if coder is not None:
+                return await coder.call(api(), name, arguments, headers=headers)
             return await api().call(name, arguments, headers=headers)
 
         if key == "tool_calls":

@@ -23,7 +23,8 @@ from mcp import types
 
 from ..calling.api import Api, http_client
 from ..calling.transport import Upstream
-from ..contract import PACKAGE, ToolsFile, load_package_contract, select_tools
+from ..contract import PACKAGE, ToolsFile, load_package_contract, load_package_search, select_tools
+from ..modes.code import CodeMode
 from ..settings.table import Settings, read_settings
 from . import toolcalls
 
@@ -53,16 +54,27 @@ def _names(toolsets: Sequence[str] | None) -> set[str]:
 
 
 def openai_tools(
-    api: Literal["chat", "responses"] = "chat", *, strict: bool = False, toolsets: Sequence[str] | None = None
+    api: Literal["chat", "responses"] = "chat",
+    *,
+    strict: bool = False,
+    toolsets: Sequence[str] | None = None,
+    mode: str = "tools",
 ) -> list[dict[str, Any]]:
-    """The tools for OpenAI Chat Completions or the Responses API (``strict`` where a tool allows it)."""
+    """The tools for OpenAI Chat Completions or the Responses API (``strict`` where a tool allows it).
+
+    ``mode`` ``code``: code mode's two tools (search_api and execute) instead of the API's.
+    """
+    if mode == "code":
+        return _manifest(f"code-openai-{api}")
     names = _names(toolsets)
     manifest = _manifest(f"openai-{api}-strict" if strict else f"openai-{api}")
     return [t for t in manifest if (t["function"]["name"] if api == "chat" else t["name"]) in names]
 
 
-def anthropic_tools(*, toolsets: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """The tools for the Anthropic Messages API."""
+def anthropic_tools(*, toolsets: Sequence[str] | None = None, mode: str = "tools") -> list[dict[str, Any]]:
+    """The tools for the Anthropic Messages API (``mode`` ``code``: code mode's two tools)."""
+    if mode == "code":
+        return _manifest("code-anthropic")
     names = _names(toolsets)
     return [t for t in _manifest("anthropic") if t["name"] in names]
 
@@ -72,6 +84,7 @@ class ToolRunner:
 
     Credentials and the base URL come from ``settings`` (default: the environment, read and checked
     as the MCP server does). At most ``concurrency`` calls of one batch run at the same time.
+    ``mode`` ``code`` runs code mode's tools (``search_api``, ``execute``) instead of the API's.
     """
 
     def __init__(
@@ -82,8 +95,11 @@ class ToolRunner:
         toolsets: Sequence[str] | None = None,
         data: ToolsFile | None = None,
         environ: Mapping[str, str] | None = None,
+        mode: str = "tools",
     ) -> None:
         self._data = data or package_data()
+        self._mode = mode
+        self._code: CodeMode | None = None
         self._settings = settings or read_settings(self._data["server"], os.environ if environ is None else environ)
         self._concurrency = concurrency
         self._toolsets = toolsets
@@ -93,17 +109,24 @@ class ToolRunner:
     async def __aenter__(self) -> ToolRunner:
         self._client = http_client(self._settings, self._data["server"])
         self._api = Api(self._data, self._settings, self._client, toolsets=self._toolsets)
+        if self._mode == "code":
+            entries = select_tools(self._data["tools"], self._toolsets)
+            self._code = CodeMode(entries, load_package_search(), self._settings, self._data["server"]["envPrefix"])
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        if self._code is not None:
+            await self._code.sandbox.close()
         if self._client is not None:
             await self._client.aclose()
-        self._client = self._api = None
+        self._client = self._api = self._code = None
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> types.CallToolResult:
         """Run one tool, as the MCP server would."""
         if self._api is None:
             raise RuntimeError("use ToolRunner as `async with ToolRunner() as runner`")
+        if self._code is not None:
+            return await self._code.call(self._api, name, arguments)
         return await self._api.call(name, arguments)
 
     async def openai_chat(self, tool_calls: Any) -> list[dict[str, Any]]:

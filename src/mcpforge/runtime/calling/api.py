@@ -14,6 +14,7 @@ import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -31,7 +32,7 @@ from ..observe.observer import Observer
 from ..redact import CALL_REDACTOR
 from ..results.defs import deref
 from ..results.media import media_kind
-from ..results.responses import Response, Shaping, body_schema, error_result, response_result
+from ..results.responses import Response, Shaping, body_schema, error_result, response_result, response_value
 from ..results.select import SelectionError, check_paths, parse_paths
 from ..results.shapes import compile_shape
 from ..results.tokens import BYTES_PER_TOKEN
@@ -39,7 +40,7 @@ from ..settings.table import Settings
 from .request import ArgumentError, PreparedRequest, encoded_body, prepare_request, query_string
 from .transport import Upstream, UpstreamError, UpstreamTimeout
 
-__all__ = ["Api", "Prompt", "drop_injected_nulls", "http_client", "retry_after"]
+__all__ = ["Answer", "Api", "Prompt", "drop_injected_nulls", "http_client", "retry_after"]
 
 # Asks the caller to follow a sign-in link (an MCP elicitation); True once they are signed in, False to
 # answer with the link in an error result. It may end the call instead: SignInDeferred (an input
@@ -53,6 +54,17 @@ _DEFAULT_ACCEPT = "application/json, */*;q=0.5"
 _IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
 _BACKOFF = 0.5  # seconds before the first retry (doubled each time, jittered)
 _JITTER = random.SystemRandom()  # replicas retrying together must not stay in step
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What an operation answered, as a program reads it (code mode): the parsed body, complete."""
+
+    value: Any
+
+
+# What a call reported to the audit log and metrics ended with, when it answered a program.
+_ANSWERED = types.CallToolResult(content=[], is_error=False)
 
 
 def retry_after(value: str) -> float | None:
@@ -206,34 +218,67 @@ class Api:
         carries the sign-in link. The call is reported to the observer (audit log, metrics,
         traces), whoever made it: an MCP client, the OpenAI bridge or an agent helper.
         """
-        with self.observer.tool_call(name) as report:
+        result = await self._reported(name, arguments, headers, prompt, answer=False)
+        assert isinstance(result, types.CallToolResult)  # answer=False never gives an Answer
+        return result
+
+    async def answer(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        prompt: Prompt | None = None,
+    ) -> Answer | types.CallToolResult:
+        """Run one operation for a program (code mode): its parsed answer, complete, or the error result.
+
+        The same path as :meth:`call` (validation, credentials, sign-in, retries, redaction, one
+        audit line and metric), and a span of its own under the program's when tracing.
+        """
+        return await self._reported(name, arguments, headers, prompt, answer=True)
+
+    async def _reported(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        headers: Mapping[str, str] | None,
+        prompt: Prompt | None,
+        *,
+        answer: bool,
+    ) -> Answer | types.CallToolResult:
+        with self.observer.tool_call(name, span=answer) as report:
             try:
-                result = await self._call_guarded(name, arguments, headers, prompt)
+                result = await self._call_guarded(name, arguments, headers, prompt, answer)
             except (MCPError, SignInDeferred) as exc:  # the prompt's answer instead of a result: sign in first
                 report.finish(error_result(str(exc)))
                 raise
-            report.finish(result)
+            report.finish(result if isinstance(result, types.CallToolResult) else _ANSWERED)
             return result
 
     async def _call_guarded(
-        self, name: str, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None, prompt: Prompt | None
-    ) -> types.CallToolResult:
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        headers: Mapping[str, str] | None,
+        prompt: Prompt | None,
+        answer: bool,
+    ) -> Answer | types.CallToolResult:
         entry = self._entries.get(name)
         if entry is None:
             return error_result(f"Unknown tool: {name!r}")
         try:
-            return await self._attempt(entry, arguments, headers)
+            return await self._attempt(entry, arguments, headers, answer)
         except SignInNeeded as needed:
             if prompt is None or not await prompt(needed.link):
                 return error_result(f"{needed.link.message}; then call {name} again.")
         try:  # signed in meanwhile: once more
-            return await self._attempt(entry, arguments, headers)
+            return await self._attempt(entry, arguments, headers, answer)
         except SignInNeeded as needed:
             return error_result(f"{needed.link.message}; then call {name} again.")
 
     async def _attempt(
-        self, entry: ToolEntry, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None
-    ) -> types.CallToolResult:
+        self, entry: ToolEntry, arguments: Mapping[str, Any] | None, headers: Mapping[str, str] | None, answer: bool
+    ) -> Answer | types.CallToolResult:
         name = entry["tool"]["name"]
         try:
             context = await self._callers.context(entry, headers)
@@ -242,7 +287,7 @@ class Api:
         redact = context.redact
         token = CALL_REDACTOR.set(redact)  # log records written during this call are redacted with it too
         try:
-            return await self._call(entry, dict(arguments or {}), context, headers)
+            return await self._call(entry, dict(arguments or {}), context, headers, answer)
         except SignInNeeded:
             raise
         except (ArgumentError, CredentialError) as exc:
@@ -266,7 +311,8 @@ class Api:
         arguments: dict[str, Any],
         context: CallContext,
         headers: Mapping[str, str] | None,
-    ) -> types.CallToolResult:
+        answer: bool = False,
+    ) -> Answer | types.CallToolResult:
         tool = entry["tool"]
         schema = tool["inputSchema"]
         arguments = drop_injected_nulls(arguments, schema, schema.get("$defs", {}))
@@ -304,6 +350,9 @@ class Api:
             response, retry_note = await self._exchange(entry, arguments, context)
             if response.status == 401:
                 await self._callers.refused(entry, context)
+        if answer:
+            found = response_value(entry, response, context.redact, self._settings.max_result_tokens)
+            return found if isinstance(found, types.CallToolResult) else Answer(found)
         hint = f"no credentials are configured for this operation: set {' or '.join(missing)}" if missing else ""
         shaping = Shaping(
             budget=self._settings.max_result_tokens, arguments=arguments, fields=fields, unchecked=unchecked

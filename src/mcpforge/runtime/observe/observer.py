@@ -75,12 +75,20 @@ class Observer:
         self.tracing = tracing
 
     @contextlib.contextmanager
-    def tool_call(self, tool: str) -> Iterator[CallReport]:
-        """Report the tool call running in this block (its span, when tracing, is the MCP SDK's)."""
+    def tool_call(self, tool: str, *, span: bool = False) -> Iterator[CallReport]:
+        """Report the tool call running in this block.
+
+        Its span, when tracing, is the MCP SDK's; ``span``: one of its own (an operation a program
+        calls in code mode, under the span of the program's run).
+        """
         report = CallReport(tool, time.perf_counter())
         token = _CALL.set(report)
         try:
-            yield report
+            if span and self.tracing is not None:
+                with self.tracing.operation(tool):
+                    yield report
+            else:
+                yield report
         finally:
             _CALL.reset(token)
             self._finish(report)

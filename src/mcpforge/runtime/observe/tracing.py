@@ -77,6 +77,12 @@ class Tracing:
         self._propagator = TraceContextTextMapPropagator()
 
     @contextlib.contextmanager
+    def operation(self, tool: str) -> Iterator[Any]:
+        """The span of one operation a program calls (code mode); its API requests' spans go below it."""
+        with self._tracer.start_as_current_span(f"call {tool}", attributes={"mcp.tool.name": tool}) as span:
+            yield span
+
+    @contextlib.contextmanager
     def upstream(
         self, method: str, template: str, host: str, port: int | None, headers: MutableMapping[str, str]
     ) -> Iterator[Any]:

@@ -38,6 +38,7 @@ __all__ = [
     "body_schema",
     "error_result",
     "response_result",
+    "response_value",
     "text_result",
 ]
 
@@ -167,6 +168,39 @@ def response_result(
     if response.truncated:
         content.append(types.TextContent(type="text", text=note))
     return types.CallToolResult(content=content, is_error=False)
+
+
+def response_value(entry: ToolEntry, response: Response, redact: Redactor, budget: int) -> Any:
+    """The response as a program reads it (code mode): the parsed body, complete; an error as its error result.
+
+    JSON is parsed, a stream is its list of items, XML its value, text a string, other bodies
+    ``{"contentType", "base64"}``; ``None`` when there is no body. Secrets are redacted from the
+    value as from any result. An HTTP error, or a body too large to parse, is the tool's error result.
+    """
+    if response.status >= 400:
+        return _http_error(entry, response, redact, budget, auth_hint="", retry_note="")
+    if not response.body:
+        return None
+    kind = media_kind(response.media) if response.media else "text"
+    if response.truncated and kind in ("json", "sequence"):
+        return error_result(
+            f"The API's response is larger than the {len(response.body):,} bytes the server reads (its "
+            "MAX_RESPONSE_BYTES setting); ask for less (a smaller page, fewer fields)."
+        )
+    if kind == "json":
+        try:
+            return redact.value(json.loads(response.body))
+        except (ValueError, RecursionError):
+            return error_result(f"The API returned invalid JSON (HTTP {response.status}, {response.media}).")
+    if kind == "sequence":
+        return redact.value(_stream_items(entry, response))
+    if is_xml(response.media) and not response.truncated:
+        value = xml_value(response.body, body_schema(entry), entry["tool"].get("outputSchema", {}).get("$defs", {}))
+        if value is not None:
+            return redact.value(value)
+    if kind == "text":
+        return redact(response.text())
+    return {"contentType": response.media, "base64": base64.b64encode(response.body).decode("ascii")}
 
 
 def _fit_text(text: str, budget: int) -> tuple[str, str]:

@@ -7,6 +7,7 @@ imported only once the configuration is known to be good, so ``--help`` and erro
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import signal
@@ -126,18 +127,25 @@ def run(
 
     toolsets = list(settings.toolsets) or None
     mode = served_mode(settings, data["server"])
+    if mode == "code" and importlib.util.find_spec("pydantic_monty") is None:
+        parser.exit(
+            2,
+            f"{parser.prog}: error: {data['server']['envPrefix']}_MODE=code runs programs in a sandbox that is not "
+            f"installed: pip install '{data['server']['name']}[code]' (pydantic-monty)\n",
+        )
     observer = _observer(data, settings, parser)
     try:
         sign_in, identity = _sign_in(data, settings, guard, observer)
     except SettingError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    words = search() if search is not None and mode in ("search", "code") else None
     try:
         server = build_server(
             data,
             settings,
             toolsets=toolsets,
             mode=mode,
-            search=search() if search is not None and mode == "search" else None,
+            search=words,
             observer=observer,
             sign_in=sign_in,
             protected=guard is not None,
@@ -149,7 +157,7 @@ def run(
     if settings.transport == "stdio":
         _serve_stdio(server)
         return
-    _serve_http(server, data, settings, guard, toolsets, observer, sign_in, identity)
+    _serve_http(server, data, settings, guard, toolsets, observer, sign_in, identity, mode, words)
 
 
 def _sign_in(
@@ -306,13 +314,24 @@ def _serve_http(
     observer: Observer,
     sign_in: SignIn | None,
     identity: Identity | None,
+    mode: str = "tools",
+    search: SearchFile | None = None,
 ) -> None:
     import uvicorn  # noqa: PLC0415 - only HTTP mode needs it
 
     from .web import http_app  # noqa: PLC0415
 
     app, lifecycle = http_app(
-        server, data, settings, guard, toolsets=toolsets, observer=observer, sign_in=sign_in, identity=identity
+        server,
+        data,
+        settings,
+        guard,
+        toolsets=toolsets,
+        observer=observer,
+        sign_in=sign_in,
+        identity=identity,
+        mode=mode,
+        search=search,
     )
 
     class Uvicorn(uvicorn.Server):

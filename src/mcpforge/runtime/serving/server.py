@@ -1,4 +1,4 @@
-"""The MCP server: ``tools/list`` (paginated) and ``tools/call`` over the API, or dynamic mode's meta-tools."""
+"""The MCP server: ``tools/list`` (paginated) and ``tools/call`` over the API, or search or code mode's tools."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from starlette.requests import Request
 from ..access.signin import Link, SignIn, SignInDeferred
 from ..calling.api import Api, http_client
 from ..contract import SearchFile, ToolsFile, load_package_search, select_tools
+from ..modes.code import CodeMode
 from ..modes.search import META_TOOLS, Catalog
 from ..observe.observer import Observer
 from ..settings.table import Settings
@@ -108,7 +109,8 @@ def build_server(
 
     ``toolsets`` limits the tools to those tags (default: every tool; an unknown name raises
     ``ValueError`` listing the known ones); ``mode`` ``search`` serves the meta-tools of search mode
-    instead of one tool per operation (default: the mode chosen at generation), over ``search``
+    instead of one tool per operation, ``code`` code mode's search and execute (default: the mode
+    chosen at generation), over ``search``
     (default: the package's ``search.json``, else what ``tools.json`` says); ``observer`` gets a
     report of each call of an operation (audit log, metrics, traces), and is closed with the server;
     ``sign_in`` lets callers sign in to the API (``protected``: the endpoint names its callers).
@@ -116,10 +118,17 @@ def build_server(
     config = data["server"]
     entries = select_tools(data["tools"], toolsets)
     catalog: Catalog | None = None
-    if (mode or config["mode"]) == "search":
+    code: CodeMode | None = None
+    served = mode or config["mode"]
+    if served == "search":
         catalog = Catalog(entries, search if search is not None else load_package_search())
         tools = list(META_TOOLS)
         schemas: dict[str, Any] = {tool.name: tool.input_schema for tool in tools}
+    elif served == "code":
+        found = search if search is not None else load_package_search()
+        code = CodeMode(entries, found, settings, config["envPrefix"])
+        tools = list(code.tools)
+        schemas = {tool.name: tool.input_schema for tool in tools}
     else:
         tools = [types.Tool.model_validate(entry["tool"]) for entry in entries]
         schemas = {entry["tool"]["name"]: entry["tool"]["inputSchema"] for entry in entries}
@@ -133,6 +142,8 @@ def build_server(
                     data, settings, client, toolsets=toolsets, observer=observer, sign_in=sign_in, protected=protected
                 )
         finally:
+            if code is not None:
+                await code.sandbox.close()
             if observer is not None:
                 observer.close()
 
@@ -162,6 +173,8 @@ def build_server(
         try:
             if catalog is not None:
                 return await catalog.call(api, params.name, params.arguments, headers=headers, prompt=prompt)
+            if code is not None:
+                return await code.call(api, params.name, params.arguments, headers=headers, prompt=prompt)
             return await api.call(params.name, params.arguments, headers=headers, prompt=prompt)
         except SignInDeferred as deferred:
             answer: types.InputRequiredResult = deferred.answer

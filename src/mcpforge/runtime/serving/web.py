@@ -34,7 +34,8 @@ from ..access.signin import SignIn
 from ..access.signin_pages import Identity, sign_in_routes
 from ..agents.bridge import bridge_routes
 from ..calling.api import Api, http_client
-from ..contract import ToolsFile
+from ..contract import SearchFile, ToolsFile, load_package_search, select_tools
+from ..modes.code import CodeMode
 from ..observe.observer import Observer
 from ..settings.table import Settings
 from .streams import install as install_post_streams
@@ -48,12 +49,17 @@ class Lifecycle:
 
     ready: bool = False
     api: Api | None = None
+    code: CodeMode | None = None  # code mode, when the server runs in it: the bridge runs its tools
 
     def bridge_api(self) -> Api:
         """The running API (the bridge's routes exist only while it runs)."""
         if self.api is None:
             raise RuntimeError("the server is not running")
         return self.api
+
+    def bridge_code(self) -> CodeMode | None:
+        """Code mode, when the server runs in it."""
+        return self.code
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings | None:
@@ -109,13 +115,16 @@ def http_app(
     observer: Observer | None = None,
     sign_in: SignIn | None = None,
     identity: Identity | None = None,
+    mode: str = "tools",
+    search: SearchFile | None = None,
 ) -> tuple[ASGIApp, Lifecycle]:
     """The ASGI application of HTTP mode (``guard``: the endpoint's protection), and its lifecycle.
 
     ``observer`` is the server's (the bridge's calls are reported with the MCP endpoint's); with
     ``METRICS`` on, its metrics are served at ``/metrics`` behind the endpoint's protection. With
     ``sign_in``, the sign-in pages are served under ``/signin`` (``identity``: where a person proves
-    to be the caller, when the endpoint uses OAuth).
+    to be the caller, when the endpoint uses OAuth). In ``mode`` ``code``, the bridge lists and runs
+    code mode's tools (over ``search``, default: the package's ``search.json``).
     """
     install_post_streams()
     manager = StreamableHTTPSessionManager(
@@ -176,11 +185,17 @@ def http_app(
                 sign_in=sign_in,
                 protected=guard is not None,
             )
+            if mode == "code":
+                entries = select_tools(data["tools"], toolsets)
+                found = search if search is not None else load_package_search()
+                lifecycle.code = CodeMode(entries, found, settings, data["server"]["envPrefix"])
             lifecycle.ready = True
             try:
                 yield
             finally:
                 lifecycle.ready = False
+                if lifecycle.code is not None:
+                    await lifecycle.code.sandbox.close()
                 if sign_in is not None:
                     await sign_in.close()
 
@@ -213,10 +228,20 @@ def _bridge(
     if guard is None:
         return list(
             bridge_routes(
-                lifecycle.bridge_api, token=settings.bridge_token, max_body=settings.bridge_max_body, toolsets=toolsets
+                lifecycle.bridge_api,
+                token=settings.bridge_token,
+                max_body=settings.bridge_max_body,
+                toolsets=toolsets,
+                code=lifecycle.bridge_code,
             )
         )
-    routes = bridge_routes(lifecycle.bridge_api, token=None, max_body=settings.bridge_max_body, toolsets=toolsets)
+    routes = bridge_routes(
+        lifecycle.bridge_api,
+        token=None,
+        max_body=settings.bridge_max_body,
+        toolsets=toolsets,
+        code=lifecycle.bridge_code,
+    )
     return [
         Route(route.path, endpoint=RequireAccess(route.app, guard, extra_token=settings.bridge_token or None))
         for route in routes

@@ -10,12 +10,12 @@ variable, the value (never a secret's) and what is allowed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import MODES, ServerConfig
 from .schemes import credential_settings, header_borne, label
 from .setting import LOG_LEVELS, Setting, SettingError, check_base_url, is_absolute, parse_value
+from .values import Settings
 
 __all__ = [
     "SETTINGS",
@@ -113,7 +113,8 @@ SETTINGS: tuple[Setting, ...] = (
         "choice",
         None,
         "What the server lists: tools (one tool per operation), search (four tools that search, describe and call "
-        "the operations: a listing of constant size for large APIs). Default: the mode chosen at generation.",
+        "the operations: a listing of constant size for large APIs), code (two tools: search the API, and run a "
+        "short Python program against it in a sandbox). Default: the mode chosen at generation.",
         choices=MODES,
         flag="--mode",
     ),
@@ -124,6 +125,12 @@ SETTINGS: tuple[Setting, ...] = (
         "The former name of MODE: true is MODE=search, false MODE=tools.",
         flag="--dynamic",
     ),
+    Setting(
+        "CODE_TIMEOUT", "float", 30.0, "MODE=code: seconds one program may run, its API calls included.", 0.1, 3600
+    ),
+    Setting("CODE_MAX_CALLS", "int", 50, "MODE=code: API calls one program may make.", 1, 10_000),
+    Setting("CODE_MAX_MEMORY", "int", 256, "MODE=code: megabytes of memory one program may use.", 16, 65_536),
+    Setting("CODE_MAX_OUTPUT", "int", 1_000_000, "MODE=code: bytes one program may print.", 1_000, 100_000_000),
     Setting(
         "TRANSPORT",
         "choice",
@@ -362,61 +369,6 @@ def all_settings(config: ServerConfig) -> list[Setting]:
     """Every variable this API's server reads, with the spec's base URL as ``BASE_URL``'s default."""
     rows = [Setting(s.name, s.kind, config["baseUrl"], s.help) if s.name == "BASE_URL" else s for s in SETTINGS]
     return rows + credential_settings(config["securitySchemes"], config["envPrefix"])
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settings:
-    """The server's configuration, parsed and checked (see :data:`SETTINGS` for each field's meaning)."""
-
-    base_url: str
-    timeout: float = 30.0
-    max_result_tokens: int = 20_000
-    max_response_bytes: int = 5_000_000
-    stream_seconds: float = 10.0
-    retries: int = 2
-    retry_max_wait: float = 30.0
-    page_size: int = 0
-    toolsets: tuple[str, ...] = ()
-    mode: str | None = None
-    dynamic: bool | None = None
-    transport: str = "stdio"
-    host: str = "127.0.0.1"
-    port: int = 8000
-    stateless: bool = False
-    json_response: bool = False
-    log_level: str = "WARNING"
-    audit_log: str = ""
-    metrics: bool = False
-    metrics_port: int = 0
-    auth_tokens: tuple[str, ...] = ()
-    auth_tokens_file: str = ""
-    oauth_issuer: str = ""
-    oauth_resource: str = ""
-    oauth_scopes: tuple[str, ...] = ()
-    oauth_jwks_url: str = ""
-    oauth_introspection_url: str = ""
-    oauth_leeway: int = 60
-    oauth_client_id: str = ""
-    oauth_client_secret: str = ""
-    allow_unauthenticated: bool = False
-    allowed_hosts: tuple[str, ...] = ()
-    per_user_credentials: tuple[str, ...] = ()
-    per_user_fallback: bool = False
-    public_url: str = ""
-    token_key: str = ""
-    redis_url: str = ""
-    token_dir: str = ""
-    sign_in_client_auth: str = "auto"
-    sign_in_wait: float = 60.0
-    sign_in_days: int = 30
-    shutdown_drain: float = 0.0
-    shutdown_timeout: int = 30
-    tools_cache_ttl: int = 3600
-    bridge: bool = False
-    bridge_token: str = ""
-    bridge_max_body: int = 1_000_000
-    # variable -> value of the API's credentials (and token URL overrides), only those that are set
-    credentials: Mapping[str, str] = field(default_factory=dict)
 
 
 def read_settings(config: ServerConfig, env: Mapping[str, str], overrides: Mapping[str, Any] | None = None) -> Settings:
