@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from mcpforge.options.model import Options
+from mcpforge.runtime.modes.listing import SEARCH_TOOLS, code_listing
 from mcpforge.runtime.results.tokens import estimate_tokens
 
 __all__ = [
@@ -98,20 +99,15 @@ class ModeCost:
 
 
 def _listing_tokens(tools: Sequence[Any]) -> int:
-    listed = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
-    return estimate_tokens(payload_bytes({"tools": listed}))
+    return estimate_tokens(payload_bytes({"tools": list(tools)}))
 
 
 def mode_costs(budget: Budget) -> list[ModeCost]:
     """The up-front cost of each mode: every tool's definition, or the meta-tools' constant listing."""
-    from mcpforge.runtime.modes.code import code_tools  # noqa: PLC0415  # the MCP SDK's types: only when asked
-    from mcpforge.runtime.modes.sandbox import Limits  # noqa: PLC0415
-    from mcpforge.runtime.modes.search import META_TOOLS  # noqa: PLC0415
-
-    code = code_tools(Limits())
+    code = code_listing()
     return [
         ModeCost("tools", len(budget.tools), budget.total_tokens),
-        ModeCost("search", len(META_TOOLS), _listing_tokens(META_TOOLS)),
+        ModeCost("search", len(SEARCH_TOOLS), _listing_tokens(SEARCH_TOOLS)),
         ModeCost("code", len(code), _listing_tokens(code)),
     ]
 

@@ -23,6 +23,7 @@ from ..results.shrink import shrink
 from ..results.tokens import BYTES_PER_TOKEN, tokens_of
 from ..settings.table import Settings
 from .functions import function_names, signature
+from .listing import code_listing
 from .sandbox import Failure, Limits, Run, Sandbox
 from .search import Catalog
 
@@ -34,48 +35,9 @@ __all__ = ["CodeMode", "code_tools", "run_result"]
 _NOTE_ROOM = 120  # tokens kept for the note that says a result was shortened
 
 
-def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False}
-
-
 def code_tools(limits: Limits) -> list[types.Tool]:
     """The two tools code mode lists (their descriptions state the run's limits)."""
-    return [
-        types.Tool(
-            name="search_api",
-            title="Search the API's functions",
-            description=(
-                "Find the functions a program calls for a task, in your own words ('close issue 5', 'list "
-                "open invoices'). Each result is the exact call, api.name(argument: type = default, ...) -> "
-                "what it returns, with a one-line summary. Then write a program for execute."
-            ),
-            input_schema=_object(
-                {
-                    "query": {"type": "string", "description": "What the program needs to do."},
-                    "toolset": {"type": "string", "description": "Only this toolset (an empty query lists it)."},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
-                },
-                ["query"],
-            ),
-            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-        ),
-        types.Tool(
-            name="execute",
-            title="Run a Python program against the API",
-            description=(
-                "Run a short Python program; the answer is the value of its last expression and what it "
-                "prints. Each function from search_api is api.name(**arguments) and returns the API's parsed "
-                "answer, complete. An API error raises OSError('HTTP 404 ...'), bad arguments ValueError: "
-                "catch them with try/except. Calls at once: await asyncio.gather(aio.a(...), aio.b(...)) (aio "
-                "has the same functions). Loop over pages and return only what is needed: the answer is cut to "
-                "fit the context. No files, network or imports beyond the standard modules Monty offers (json, "
-                f"re, math, datetime...). Limits: {limits.seconds:g} s, {limits.calls} API calls a run; nothing "
-                "is kept between runs."
-            ),
-            input_schema=_object({"code": {"type": "string", "description": "The Python program."}}, ["code"]),
-            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True),
-        ),
-    ]
+    return [types.Tool.model_validate(tool) for tool in code_listing(limits.seconds, limits.calls)]
 
 
 def _jsonable(value: Any, depth: int = 0) -> Any:

@@ -19,6 +19,7 @@ from ..calling.api import Api, Prompt
 from ..contract import SearchFile, ToolEntry, toolset_names
 from ..results.responses import error_result
 from .index import FIELDS, SearchIndex, analyse, entry_texts, summary_of
+from .listing import SEARCH_TOOLS
 
 __all__ = ["META_TOOLS", "SCHEMA_BYTES", "Catalog"]
 
@@ -26,69 +27,8 @@ __all__ = ["META_TOOLS", "SCHEMA_BYTES", "Catalog"]
 SCHEMA_BYTES = 1_200
 
 
-def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False}
-
-
-META_TOOLS = [
-    types.Tool(
-        name="search_operations",
-        title="Search the API's operations",
-        description=(
-            "Find the API operations that do what you ask, best first: say it in your own words (for example "
-            "'close issue 5 in acme/widgets'). Each result has the operation's name, HTTP method and path, and a "
-            "summary; with schemas=true also its input schema when small. Call it with call_operation; "
-            "describe_operation gives any operation's full description and input schema."
-        ),
-        input_schema=_object(
-            {
-                "query": {"type": "string", "description": "What you want to do, in your own words."},
-                "toolset": {
-                    "type": "string",
-                    "description": "Only this toolset (see list_toolsets); with an empty query, all of its operations.",
-                },
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
-                "schemas": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Also return each result's input schema when it is small.",
-                },
-            },
-            ["query"],
-        ),
-        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    ),
-    types.Tool(
-        name="describe_operation",
-        title="Describe one operation",
-        description="The full description and input JSON Schema of one operation found with search_operations.",
-        input_schema=_object({"name": {"type": "string", "description": "The operation's name."}}, ["name"]),
-        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    ),
-    types.Tool(
-        name="call_operation",
-        title="Call one operation",
-        description=(
-            "Call an operation with arguments matching the input schema from describe_operation. "
-            "Returns the API's response."
-        ),
-        input_schema=_object(
-            {
-                "name": {"type": "string", "description": "The operation's name."},
-                "arguments": {"type": "object", "description": "Arguments matching the operation's input schema."},
-            },
-            ["name"],
-        ),
-        annotations=types.ToolAnnotations(open_world_hint=True),
-    ),
-    types.Tool(
-        name="list_toolsets",
-        title="List the toolsets",
-        description="The API's toolsets (groups of operations by tag) with their number of operations.",
-        input_schema=_object({}, []),
-        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    ),
-]
+# The listing, as the SDK's objects (validated once, when the module loads).
+META_TOOLS = [types.Tool.model_validate(tool) for tool in SEARCH_TOOLS]
 
 
 def _json_result(value: Any, *, error: bool = False) -> types.CallToolResult:
