@@ -45,7 +45,7 @@ class Upstream:
         return JSONResponse({"id": pet_id, "name": "Rex"})
 
 
-def _serve_traced(tmp_path: Path, upstream: str, collector: str) -> tuple[subprocess.Popen[str], str]:
+def _serve_traced(tmp_path: Path, upstream: str, collector: str, **extra: str) -> tuple[subprocess.Popen[str], str]:
     package = write_project(SPEC, tmp_path / "out")
     port = free_port()
     env = {
@@ -59,6 +59,7 @@ def _serve_traced(tmp_path: Path, upstream: str, collector: str) -> tuple[subpro
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "",
         "OTEL_TRACES_SAMPLER": "",
         "OTEL_SERVICE_NAME": "",
+        **extra,
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", package, "--transport", "http", "--port", str(port), "--stateless", "--json-response"],
@@ -115,6 +116,36 @@ def test_a_call_is_a_server_span_continuing_the_callers_trace_with_the_api_reque
     assert failed_request.attributes["http.response.status_code"] == 404 and failed_request.status_code == ERROR
     exported = b"".join(receiver.bodies)
     assert SECRET.encode() not in exported and b"Bearer" not in exported
+
+
+def test_a_programs_api_calls_are_spans_under_its_run_each_with_its_request_below(tmp_path: Path) -> None:
+    receiver, upstream = Receiver(), Upstream()
+    program = "try:\n    api.showPetById(petId=404)\nexcept OSError:\n    pass\napi.showPetById(petId=7)['name']"
+    with serve(receiver.app()) as collector, serve(upstream.app) as api:
+        proc, base = _serve_traced(tmp_path, api, collector, PETSTORE_MODE="code")
+        try:
+
+            async def run() -> Any:
+                async with (
+                    streamable_http_client(f"{base}/mcp") as (read, write, *_),
+                    ClientSession(read, write) as session,
+                ):
+                    await session.initialize()
+                    return await session.call_tool("execute", {"code": program})
+
+            result = anyio.run(run)
+            spans = receiver.wait_for({"tools/call execute": 1, "call showPetById": 2, "GET /pets/{petId}": 2})
+        finally:
+            proc.terminate()
+            _, stderr = proc.communicate(timeout=30)
+    assert not result.is_error and "Rex" in str(result.content), stderr
+    (run_span,) = [s for s in spans if s.name == "tools/call execute"]
+    calls = [s for s in spans if s.name == "call showPetById"]
+    assert all(c.parent_id == run_span.span_id and c.trace_id == run_span.trace_id for c in calls)
+    for call in calls:
+        (request,) = [s for s in spans if s.name == "GET /pets/{petId}" and s.parent_id == call.span_id]
+        assert request.kind == CLIENT
+    assert SECRET.encode() not in b"".join(receiver.bodies)
 
 
 @pytest.mark.parametrize(
