@@ -510,3 +510,46 @@ def test_readiness_is_503_while_the_token_store_does_not_answer(data: Any, tmp_p
             down = client.get("/readyz")
             assert down.status_code == 503 and "token store" in down.json()["reason"]
             assert client.get("/healthz").status_code == 200  # alive: restarting it would not help
+
+
+def test_a_program_in_code_mode_is_asked_to_sign_in_and_then_calls_as_the_user(data: Any, tmp_path: Path) -> None:
+    """Code mode's calls take the tools' path: a call that needs the caller signed in asks, as a tool call does."""
+    from mcpforge.runtime.access.signin import Link
+    from mcpforge.runtime.modes.code import CodeMode
+
+    seen: list[str] = []
+
+    async def me(request: Request) -> JSONResponse:
+        seen.append(request.headers.get("authorization", ""))
+        return JSONResponse({"subject": "local"})
+
+    app = Starlette(routes=[Route("/me", me)])
+    with serve(app) as url:
+        settings = read_settings(data["server"], {"NOTES_BASE_URL": url, "NOTES_NOTESAUTH_CLIENT_ID": "notes-client"})
+        flow = sign_in(tmp_path, url + "/token")
+        asked: list[Link] = []
+
+        async def prompt(link: Link) -> bool:  # the person opens the link and signs in meanwhile
+            asked.append(link)
+            caller = Caller("local", "the user of this computer")
+            await flow.keep(caller, "notesAuth", Grant("user-token", time.time() + 600))
+            return True
+
+        async def scenario() -> list[Any]:
+            code = CodeMode(data["tools"], None, settings, "NOTES")
+            program = "[api.whoAmI()['subject'] for _ in range(2)]"
+            try:
+                async with http_client(settings, data["server"]) as client:
+                    api = Api(data, settings, client, sign_in=flow)
+                    first = await code.call(api, "execute", {"code": program}, prompt=prompt)
+                    await flow.store.delete("tokens", "notesAuth\0local")  # signed out: no prompt, a link to follow
+                    second = await code.call(api, "execute", {"code": "api.whoAmI()"})
+            finally:
+                await code.sandbox.close()
+                await flow.close()
+            return [first, second]
+
+        first, second = anyio.run(scenario)
+    assert not first.is_error and first.content[0].text == '["local","local"]'
+    assert len(asked) == 1 and seen == ["Bearer user-token", "Bearer user-token"]
+    assert second.is_error and "OSError" in second.content[0].text and "/signin/" in second.content[0].text
