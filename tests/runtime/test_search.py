@@ -153,7 +153,8 @@ def test_a_toolset_alone_lists_it_and_bad_arguments_are_clear(petstore: Any) -> 
     bad_arguments: list[tuple[dict[str, Any], str]] = [
         ({"query": "pets", "limit": 0}, "limit from 1 to 50"),
         ({"query": "pets", "limit": 51}, "limit from 1 to 50"),
-        ({"query": "pets", "toolset": "nope"}, "Unknown toolset 'nope'; call list_toolsets"),
+        ({"query": "pets", "toolset": "nope"}, "Unknown toolset 'nope'; known: pets"),
+        ({"query": "pets", "toolset": "pet"}, "Unknown toolset 'pet'; did you mean pets?"),
         ({"query": " "}, "name a toolset"),
     ]
     for bad, message in bad_arguments:

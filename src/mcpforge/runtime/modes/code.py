@@ -146,15 +146,10 @@ class CodeMode:
         """Run ``search_api`` or ``execute``."""
         args = dict(arguments or {})
         if name == "search_api":
-            query, limit, toolset = args.get("query"), args.get("limit"), args.get("toolset")
-            limit = 10 if limit is None else limit  # strict manifests send null for what is left out
-            if not isinstance(query, str) or not isinstance(limit, int) or not 1 <= limit <= 50:
-                return error_result("search_api needs a string query and a limit from 1 to 50.")
-            if toolset is not None and (not isinstance(toolset, str) or toolset not in self._catalog.toolsets()):
-                return error_result(f"Unknown toolset {toolset!r}; known: {', '.join(self._catalog.toolsets())}.")
-            if not query.strip() and not toolset:
-                return error_result("Say what the program needs to do in query, or name a toolset to list it.")
-            found = self.search(query, toolset, limit)
+            request = self._catalog.request(name, args)
+            if isinstance(request, types.CallToolResult):
+                return request
+            found = self.search(*request)
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=_dumps({"functions": found}))],
                 structured_content={"functions": found},

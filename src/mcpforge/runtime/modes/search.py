@@ -9,6 +9,7 @@ names the groups. The listing is the same few hundred tokens whatever the API's 
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -102,6 +103,26 @@ class Catalog:
                 counts[name] += 1
         return counts
 
+    def request(self, tool: str, args: Mapping[str, Any]) -> tuple[str, str | None, int] | types.CallToolResult:
+        """A search tool's ``(query, toolset, limit)``, or the error result saying what is wrong with them.
+
+        ``null`` counts as left out (OpenAI's strict schemas send it for every optional argument).
+        """
+        query, toolset, limit = args.get("query"), args.get("toolset"), args.get("limit")
+        limit = 10 if limit is None else limit
+        if not isinstance(query, str) or not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 50:
+            return error_result(f"{tool} needs a string query and a limit from 1 to 50.")
+        if toolset is not None and (not isinstance(toolset, str) or toolset not in self.toolsets()):
+            known = list(self.toolsets())
+            close = difflib.get_close_matches(str(toolset), known, 3)
+            hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(known[:20])}"
+            return error_result(
+                f"Unknown toolset {toolset!r}; {hint}" + ("..." if not close and len(known) > 20 else "")
+            )
+        if not query.strip() and not toolset:
+            return error_result("Say what you want to do in query, or name a toolset to list its operations.")
+        return query, toolset or None, limit
+
     async def call(
         self,
         api: Api,
@@ -114,19 +135,13 @@ class Catalog:
         """Run a meta-tool (``headers``: the HTTP request's, for per-user credentials; ``prompt``: sign-in)."""
         args = dict(arguments or {})
         if name == "search_operations":
-            query = args.get("query")
-            limit = args.get("limit", 10)
             schemas = args.get("schemas", False)
-            if not isinstance(query, str) or not isinstance(limit, int) or not isinstance(schemas, bool):
-                return error_result("search_operations needs a string query and a limit from 1 to 50.")
-            if not 1 <= limit <= 50:
-                return error_result("search_operations needs a string query and a limit from 1 to 50.")
-            toolset = args.get("toolset") if isinstance(args.get("toolset"), str) else None
-            if toolset and toolset not in self.toolsets():
-                return error_result(f"Unknown toolset {toolset!r}; call list_toolsets for the names.")
-            if not query.strip() and not toolset:
-                return error_result("Say what you want to do in query, or name a toolset to list its operations.")
-            found = self.search(query, toolset, limit, schemas=schemas)
+            request = self.request(name, args)
+            if isinstance(request, types.CallToolResult):
+                return request
+            if not isinstance(schemas, bool):
+                return error_result("search_operations takes schemas as true or false.")
+            found = self.search(*request, schemas=schemas)
             answer: dict[str, Any] = {"operations": found}
             if schemas and any("inputSchema" not in result for result in found):
                 answer["note"] = "Operations without inputSchema have large ones: call describe_operation."
