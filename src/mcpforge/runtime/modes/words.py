@@ -57,20 +57,22 @@ def words(text: str) -> list[str]:
     return " ".join(_WORD.findall(text.replace("'", ""))).lower().split()
 
 
-# Stems of the words seen so far: an API's text repeats a few thousand words many times over.
-_STEMS: dict[str, str] = {word: word for word in STOPWORDS}
+# Stems of the words seen so far (a stopword's is "": no term): an API's text repeats a few thousand
+# words many times over, so after the first operations nearly every word is found here.
+_STEMS: dict[str, str] = dict.fromkeys(STOPWORDS, "")
 
 
 def terms(text: str) -> list[str]:
     """The stemmed terms of ``text``, common words dropped, in order."""
-    found = []
-    for word in words(text):
-        stemmed = _STEMS.get(word)
-        if stemmed is None:
-            stemmed = _STEMS[word] = stem(word)
-        if word not in STOPWORDS:
-            found.append(stemmed)
-    return found
+    said = words(text)
+    stems = _STEMS
+    try:
+        return [found for found in map(stems.__getitem__, said) if found]
+    except KeyError:  # a word not seen before: stemmed once, then the same lookup
+        for word in said:
+            if word not in stems:
+                stems[word] = stem(word)
+        return [found for found in map(stems.__getitem__, said) if found]
 
 
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
