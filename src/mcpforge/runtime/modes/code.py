@@ -105,11 +105,9 @@ class CodeMode:
     def __init__(self, entries: Sequence[ToolEntry], search: SearchFile | None, settings: Settings, prefix: str):
         self._catalog = Catalog(entries, search)
         self._tools = function_names(entries)  # function -> tool
-        by_tool = {entry["tool"]["name"]: entry for entry in entries}
-        self._signatures = {
-            tool: signature(function, by_tool[tool], select=by_tool[tool].get("select"))
-            for function, tool in self._tools.items()
-        }
+        self._functions = {tool: function for function, tool in self._tools.items()}
+        self._by_tool = {entry["tool"]["name"]: entry for entry in entries}
+        self._signatures: dict[str, str] = {}  # made when a search first shows the tool, not at start-up
         self.limits = Limits(
             seconds=settings.code_timeout,
             calls=settings.code_max_calls,
@@ -130,9 +128,16 @@ class CodeMode:
         """The best functions for ``query``: each as the call a program makes, its summary and operation."""
         found = self._catalog.search(query, toolset, limit)
         return [
-            {"call": self._signatures[hit["name"]], "summary": hit["summary"], "operation": hit["operation"]}
+            {"call": self._signature(hit["name"]), "summary": hit["summary"], "operation": hit["operation"]}
             for hit in found
         ]
+
+    def _signature(self, tool: str) -> str:
+        shown = self._signatures.get(tool)
+        if shown is None:
+            entry = self._by_tool[tool]
+            shown = self._signatures[tool] = signature(self._functions[tool], entry, select=entry.get("select"))
+        return shown
 
     async def call(
         self,

@@ -185,7 +185,7 @@ def http_app(
                 sign_in=sign_in,
                 protected=guard is not None,
             )
-            if mode == "code":
+            if mode == "code" and (settings.bridge or settings.bridge_token):  # the bridge runs code mode's tools
                 entries = select_tools(data["tools"], toolsets)
                 found = search if search is not None else load_package_search()
                 lifecycle.code = CodeMode(entries, found, settings, data["server"]["envPrefix"])
