@@ -160,8 +160,8 @@ async def _watched(driving: Awaitable[Any], printed: _Printed) -> Any:
         full.cancel()
         if not task.done():
             task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+        with contextlib.suppress(BaseException):  # its outcome retrieved, even when the run's time ran out with it
+            await task
     if task.cancelled():
         raise _TooMuchOutput
     return task.result()
