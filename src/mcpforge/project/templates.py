@@ -1,12 +1,15 @@
 """The Jinja templates of the generated project: loaded once, rendered from a precomputed context.
 
-Only this module imports Jinja (a fifth of a small document's run). :mod:`mcpforge.pipeline` loads
-it in a second process that starts before the document is read, so that loading Jinja and
-compiling the templates overlaps the rest of the run.
+Only this module imports Jinja. Compiling the templates costs as much as rendering a 1,000-tool
+project's other files, so their bytecode is kept between runs as Python keeps a module's:
+in the user's cache folder (:func:`_cache_dir`), checked against the template's source and
+the Python version by Jinja, and skipped silently where that folder cannot be written.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -17,7 +20,7 @@ import jinja2
 from mcpforge.project import PACKAGE_DIR
 from mcpforge.project.escape import comment, json_string, markdown, toml_string
 
-__all__ = ["TEMPLATES", "load_templates", "render_templates"]
+__all__ = ["TEMPLATES", "render_templates"]
 
 # (path in the generated project, template); "{package}" is the package's folder.
 TEMPLATES = (
@@ -40,6 +43,31 @@ def _templates_dir() -> Path:
     return PACKAGE_DIR.parents[1] / "templates"  # a source checkout
 
 
+def _cache_dir() -> str | None:
+    """``$XDG_CACHE_HOME/mcpforge/templates`` (else ``~/.cache/...``), private to the user, or None."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "mcpforge", "templates")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        found = os.lstat(folder)
+    except OSError:
+        return None
+    # Bytecode is code: load it only from a real folder of this user's that no one else can write.
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid() or found.st_mode & 0o022:
+        return None
+    return folder
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's file cache, where a failed write (a full disk, a read-only home) only means no cache."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
 @cache
 def _environment() -> jinja2.Environment:
     # No HTML autoescaping: the output is Python, TOML and Markdown, each escaped by its own filter.
@@ -50,16 +78,10 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,  # noqa: S701
+        bytecode_cache=_BytecodeCache(folder) if (folder := _cache_dir()) else None,
     )
     env.filters.update(md=markdown, toml=toml_string, comment=comment, json=json_string)
     return env
-
-
-def load_templates() -> None:
-    """Compile every template now (Jinja caches them), so that rendering later only renders."""
-    env = _environment()
-    for _, name in TEMPLATES:
-        env.get_template(name)
 
 
 def render_templates(context: Mapping[str, Any]) -> list[tuple[str, str]]:
