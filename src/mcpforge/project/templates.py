@@ -8,6 +8,7 @@ the Python version by Jinja, and skipped silently where that folder cannot be wr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Mapping
@@ -62,10 +63,8 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
     """Jinja's file cache, where a failed write (a full disk, a read-only home) only means no cache."""
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
+        with contextlib.suppress(OSError):
             super().dump_bytecode(bucket)
-        except OSError:
-            pass
 
 
 @cache
