@@ -218,6 +218,8 @@ def generate(
     source_name, overlays = built.document.source_name, built.document.overlays
     del built  # the parsed document is not needed past here: its memory can serve the manifests
     made = targets(toolset, options, diags)
+    mcp, encoded, budget = made.mcp, made.encoded_mcp, made.budget
+    del made  # the encoded tools go once they are in tools.json and mcp-tools.json (Graph: 30 MB)
     released: tuple[str, RenderedFile] | None = None
     if options.changelog:
         contract_tools = runtime_contract(toolset, toolset.api.project_names(None))["tools"]
@@ -229,16 +231,17 @@ def generate(
         diags.freeze(),  # what the project lists (skipped operations) is known before the manifests
         project_name=_project_name(options, previous),
         mode=options.server_mode,
-        budget=made.budget,
-        encoded_tools=made.encoded_mcp,
+        budget=budget,
+        encoded_tools=encoded,
         version=released[0] if released else FIRST_VERSION,
     )
-    files = [*render_project(project), manifest_file("manifests/mcp-tools.json", made.encoded_mcp)]
+    files = [*render_project(project), manifest_file("manifests/mcp-tools.json", encoded)]
+    del project, encoded
     if released:
         files.append(released[1])
     progress("provider manifests")
     manifests, strict_capable = manifest_files(
-        made.mcp,
+        mcp,
         diags,
         description_max=options.argument_description_max,
         namespaces=deferred_namespaces(toolset, options.deferred_manifests),
@@ -263,7 +266,7 @@ def generate(
         diagnostics=diags.freeze(),
         spec_sha256=spec_sha256,
         names=names,
-        mcp=made.mcp,
+        mcp=mcp,
         strict_capable=strict_capable,
-        budget=made.budget,
+        budget=budget,
     )

@@ -287,6 +287,81 @@ def _plan(roots: list[tuple[str, bool]], index: DefinitionIndex, max_bytes: int 
     )
 
 
+class _Expansion:
+    """One schema's walk under one plan: references inlined or cut, unchanged subtrees shared.
+
+    A class, not closures: four nested functions that call one another form a reference cycle
+    that would keep the document's definitions alive until the cyclic collector ran.
+    """
+
+    __slots__ = ("index", "memo", "plan", "rewritten")
+
+    def __init__(self, index: DefinitionIndex, plan: _Plan) -> None:
+        self.index = index
+        self.plan = plan
+        self.rewritten = plan.inline.union(plan.stubs.keys())  # a frozenset (``|`` would make a set)
+        self.memo: dict[int, Any] = {}
+
+    def definition(self, name: str) -> Any:
+        """Definition ``name`` as this plan bundles it."""
+        index, plan = self.index, self.plan
+        # A definition none of whose references is inlined or cut comes out as it went in: no walk.
+        if not any(ref in self.rewritten for ref, _ in index.refs(name)):
+            return index.defs[name]
+        # Otherwise its expansion depends on the plan alone: the schemas of one document share it.
+        key = (name, plan.inline, plan.cut)
+        found = index.expanded.get(key)
+        if found is None:
+            found = index.expanded[key] = self.expand(index.defs[name])
+        return found
+
+    def expand(self, node: Any) -> Any:
+        """``node`` with the plan's references inlined or cut (``node`` itself when nothing changed)."""
+        if isinstance(node, dict):
+            name = ref_name(node)
+            if name is not None and name in self.plan.stubs:
+                siblings = {k: v for k, v in node.items() if k in ANNOTATIONS}
+                return {**self.plan.stubs[name], **siblings}
+            if name is not None and name in self.plan.inline:
+                body = self.definition(name)
+                if len(node) == 1:
+                    return body
+                merged = _merge(body, self.each({k: v for k, v in node.items() if k != "$ref"}, True)[0])
+                assert merged is not None  # checked when the reference was counted
+                return merged
+            return self.rebuilt(node, True)
+        if isinstance(node, list):
+            items = [self.expand(v) for v in node]
+            return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
+        return node
+
+    def rebuilt(self, node: dict[str, Any], schema: bool) -> Any:
+        """:meth:`each` remembered by identity, and ``node`` itself when no value changed."""
+        key = id(node)
+        memo = self.memo
+        if key not in memo:
+            out, changed = self.each(node, schema)
+            memo[key] = out if changed else node
+        return memo[key]
+
+    def each(self, node: dict[str, Any], schema: bool) -> tuple[dict[str, Any], bool]:
+        """Each value of a schema (or of a map of names to schemas) expanded, data as it is; whether any changed."""
+        changed = False
+        out: dict[str, Any] = {}
+        for k, v in node.items():
+            if not schema:
+                nv = self.expand(v)
+            elif k in DATA_KEYWORDS:
+                nv = v
+            elif k in NAME_MAPS and isinstance(v, dict):
+                nv = self.rebuilt(v, False)
+            else:
+                nv = self.expand(v)
+            changed = changed or nv is not v
+            out[k] = nv
+        return out, changed
+
+
 def bundle(
     schema: JsonSchema,
     defs: Mapping[str, JsonSchema] | DefinitionIndex,
@@ -299,7 +374,6 @@ def bundle(
     ``max_bytes`` bounds the total size of the definitions kept (see the module docstring).
     """
     index = defs if isinstance(defs, DefinitionIndex) else DefinitionIndex(defs)
-    table = index.defs
     roots = index.root_refs(schema)
     key = (tuple(roots), max_bytes)
     plan = index.plans.get(key)
@@ -307,68 +381,10 @@ def bundle(
         plan = index.plans[key] = _plan(roots, index, max_bytes)
     if not plan.order:
         return Bundled(schema)
-    inline, stubs = plan.inline, plan.stubs
-
-    memo: dict[int, Any] = {}
-    rewritten = inline.union(stubs.keys())  # a frozenset (``inline | stubs.keys()`` would make a set)
-
-    def definition(name: str) -> Any:
-        # A definition none of whose references is inlined or cut comes out as it went in: no walk.
-        if not any(ref in rewritten for ref, _ in index.refs(name)):
-            return table[name]
-        # Otherwise its expansion depends on the plan alone: the schemas of one document share it.
-        found = index.expanded.get((name, inline, plan.cut))
-        if found is None:
-            found = index.expanded[(name, inline, plan.cut)] = expand(table[name])
-        return found
-
-    def expand(node: Any) -> Any:
-        if isinstance(node, dict):
-            name = ref_name(node)
-            if name is not None and name in stubs:
-                siblings = {k: v for k, v in node.items() if k in ANNOTATIONS}
-                return {**stubs[name], **siblings}
-            if name is not None and name in inline:
-                body = definition(name)
-                if len(node) == 1:
-                    return body
-                merged = _merge(body, each({k: v for k, v in node.items() if k != "$ref"}, True)[0])
-                assert merged is not None  # checked when the reference was counted
-                return merged
-            return rebuilt(node, True)
-        if isinstance(node, list):
-            items = [expand(v) for v in node]
-            return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
-        return node
-
-    def rebuilt(node: dict[str, Any], schema: bool) -> Any:
-        """:func:`each` remembered by identity, and ``node`` itself when no value changed."""
-        key = id(node)
-        if key not in memo:
-            out, changed = each(node, schema)
-            memo[key] = out if changed else node
-        return memo[key]
-
-    def each(node: dict[str, Any], schema: bool) -> tuple[dict[str, Any], bool]:
-        """Each value of a schema (or of a map of names to schemas) expanded, data as it is; whether any changed."""
-        changed = False
-        out: dict[str, Any] = {}
-        for k, v in node.items():
-            if not schema:
-                nv = expand(v)
-            elif k in DATA_KEYWORDS:
-                nv = v
-            elif k in NAME_MAPS and isinstance(v, dict):
-                nv = rebuilt(v, False)
-            else:
-                nv = expand(v)
-            changed = changed or nv is not v
-            out[k] = nv
-        return out, changed
-
-    root: Any = expand(schema)
+    walk = _Expansion(index, plan)
+    root: Any = walk.expand(schema)
     if isinstance(root, dict) and ref_name(root) in plan.kept and len(root) == 1:
-        root = definition(ref_name(root) or "")  # a recursive root: start from its body
+        root = walk.definition(ref_name(root) or "")  # a recursive root: start from its body
     if not plan.kept or not isinstance(root, dict):
         return Bundled(root, plan.omitted)
-    return Bundled({**root, "$defs": {name: definition(name) for name in plan.kept}}, plan.omitted)
+    return Bundled({**root, "$defs": {name: walk.definition(name) for name in plan.kept}}, plan.omitted)
