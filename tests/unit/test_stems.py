@@ -13,8 +13,8 @@ from pathlib import Path
 
 import Stemmer
 from snowballstemmer.english_stemmer import EnglishStemmer
-from tests.conftest import CORPUS
 
+from conftest import CORPUS
 from mcpforge.runtime.modes.words import stem
 
 ROOT = Path(__file__).resolve().parents[2]

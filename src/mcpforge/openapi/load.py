@@ -86,31 +86,31 @@ def _construct_mapping(loader: Any, node: Any) -> dict[str, Any]:
 
 def _expanded_size(root: Any, limits: LoadLimits) -> None:
     """Reject YAML whose anchors expand past the node budget, or that nests too deeply."""
-    memo: dict[int, int] = {}
+    _node_count(root, 0, limits, {})
 
-    def size(node: Any, depth: int) -> int:
-        if depth > limits.max_depth:
-            raise SpecReadError(f"document nests deeper than {limits.max_depth} levels")
-        if isinstance(node, dict):
-            children: Any = node.values()
-        elif isinstance(node, list):
-            children = node
-        else:
-            return 1
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        total = 1
-        for child in children:
-            total += size(child, depth + 1)
-            if total > limits.max_yaml_nodes:
-                raise SpecReadError(
-                    f"YAML document expands to more than {limits.max_yaml_nodes:,} nodes (anchor/alias bomb?)"
-                )
-        memo[key] = total
-        return total
 
-    size(root, 0)
+def _node_count(node: Any, depth: int, limits: LoadLimits, memo: dict[int, int]) -> int:
+    # A function of its own, not a closure: a closure that calls itself is a reference cycle.
+    if depth > limits.max_depth:
+        raise SpecReadError(f"document nests deeper than {limits.max_depth} levels")
+    if isinstance(node, dict):
+        children: Any = node.values()
+    elif isinstance(node, list):
+        children = node
+    else:
+        return 1
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    total = 1
+    for child in children:
+        total += _node_count(child, depth + 1, limits, memo)
+        if total > limits.max_yaml_nodes:
+            raise SpecReadError(
+                f"YAML document expands to more than {limits.max_yaml_nodes:,} nodes (anchor/alias bomb?)"
+            )
+    memo[key] = total
+    return total
 
 
 def parse_text(data: bytes, *, name: str, limits: LoadLimits | None = None) -> Any:
