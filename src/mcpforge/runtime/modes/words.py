@@ -22,8 +22,9 @@ def _wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Identifier words: "OAuthToken" -> OAuth, Token; "listPRs" -> list, PRs; digits apart.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+s?(?![a-z])|\d+")
+# Identifier words: "listPRs" -> list, PRs; "getURLs" -> get, URLs; "HTTPServer" -> HTTP, Server;
+# "OAuthToken" -> O, Auth, Token; digits apart. A plural acronym is tried first: "PRs", not "P", "Rs".
+_WORD = re.compile(r"[A-Z]+s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 STOPWORDS = _wordset(
     "a an the to of for in on at by with from into onto about as and or but if so than then this that "
     "these those it its is are was were be been being do does did done can could would should will shall "
