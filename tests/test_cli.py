@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from click.testing import CliRunner
 
 from conftest import FIXTURES
 from helpers import write_spec
-from mcpforge.cli import main
+from mcpforge.cli import PYTHON_GC_THRESHOLDS, main, tune_gc
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 
@@ -319,3 +320,15 @@ def test_the_validate_flag_chooses_the_level_on_the_command_line(tmp_path: Path)
     assert "missing-info" in codes() and "invalid-spec" not in codes()  # basic, the default
     assert {"missing-info", "invalid-spec"} <= codes("--validate", "full")  # openapi-spec-validator ran
     assert not {"missing-info", "invalid-spec"} & codes("--validate", "none")
+
+
+def test_serve_restores_pythons_collector_settings() -> None:
+    # The generator's rare collections (tune_gc) suit a run that makes no cycles, not a server's hours.
+    tune_gc()
+    try:
+        result = CliRunner().invoke(main, ["serve", str(PETSTORE), "--", "--help"])
+        assert result.exit_code == 0, result.output
+        assert "--transport" in result.output
+        assert gc.get_threshold() == PYTHON_GC_THRESHOLDS != (1_000_000, 30, 30)
+    finally:
+        gc.set_threshold(*PYTHON_GC_THRESHOLDS)

@@ -21,7 +21,7 @@ import click
 from mcpforge import __version__
 from mcpforge.errors import MCPForgeError
 
-__all__ = ["Fatal", "Group", "main", "run", "tune_gc"]
+__all__ = ["PYTHON_GC_THRESHOLDS", "Fatal", "Group", "main", "run", "tune_gc"]
 
 _COMMANDS = {
     "generate": "mcpforge.cli.generate",
@@ -79,6 +79,9 @@ class Group(click.Group):
 @click.version_option(__version__, prog_name="mcpforge")
 def main() -> None:
     """Turn an OpenAPI document (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2) into MCP tools and a runnable server."""
+
+
+PYTHON_GC_THRESHOLDS = gc.get_threshold()  # before tune_gc: what a long-running command restores
 
 
 def tune_gc() -> None:

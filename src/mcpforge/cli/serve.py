@@ -7,11 +7,13 @@ same settings, flags and environment variables.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
 import click
 
+from mcpforge.cli import PYTHON_GC_THRESHOLDS
 from mcpforge.cli.flags import config_option, option_flags, resolve
 from mcpforge.cli.generate import print_diagnostics
 from mcpforge.errors import ConfigError
@@ -44,4 +46,7 @@ def serve(config_path: Path | None, verbose: bool, server_args: tuple[str, ...],
         raise ConfigError("no SPEC given", hint="run `mcpforge serve SPEC`, or set spec in mcpforge.toml")
     data, diagnostics, search = contract(options)
     print_diagnostics(diagnostics, verbose=verbose)
+    # The server runs for hours, and its requests do make cycles (exceptions, tasks): Python's own
+    # collector settings, as a generated server has, not the generator's (cli.tune_gc).
+    gc.set_threshold(*PYTHON_GC_THRESHOLDS)
     run(data, list(server_args), search=search)
