@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcpforge.runtime.contract import SEARCH_FORMAT_VERSION, SearchFile
-from mcpforge.runtime.modes.index import FIELDS, analyse, operation_texts
+from mcpforge.runtime.modes.index import FIELDS, ArgumentMemo, analyse, operation_texts
 from mcpforge.tools.model import ToolDefinition, ToolSet
 
 __all__ = ["search_documents", "search_file"]
@@ -22,7 +22,7 @@ __all__ = ["search_documents", "search_file"]
 _TOPIC_CHARS = 600
 
 
-def _tool_texts(tool: ToolDefinition, topics: dict[str, str]) -> dict[str, str]:
+def _tool_texts(tool: ToolDefinition, topics: dict[str, str], memo: ArgumentMemo) -> dict[str, str]:
     operation = tool.operation
     description = " ".join(part for part in (operation.summary, operation.description) if part)
     texts = operation_texts(
@@ -34,6 +34,7 @@ def _tool_texts(tool: ToolDefinition, topics: dict[str, str]) -> dict[str, str]:
         description=description or tool.description,
         input_schema=tool.input_schema,
         select=tool.select_arg,
+        memo=memo,
     )
     texts["topic"] = " ".join(topics[tag] for tag in operation.tags if tag in topics)
     said = [operation.request_body.description if operation.request_body else None]
@@ -49,7 +50,8 @@ def search_documents(toolset: ToolSet) -> list[dict[str, list[str]]]:
         for tag in toolset.api.tags
     }
     seen: dict[str, list[str]] = {}
-    return [analyse(_tool_texts(tool, topics), seen) for tool in toolset.tools]
+    memo: ArgumentMemo = {}
+    return [analyse(_tool_texts(tool, topics, memo), seen) for tool in toolset.tools]
 
 
 def search_file(toolset: ToolSet, documents: Sequence[dict[str, list[str]]] | None = None) -> SearchFile:

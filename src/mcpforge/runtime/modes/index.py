@@ -28,7 +28,17 @@ from typing import Any
 from ..contract import ToolEntry
 from .words import intent, query_terms, terms
 
-__all__ = ["FIELDS", "Hit", "SearchIndex", "Weights", "analyse", "entry_texts", "operation_texts", "summary_of"]
+__all__ = [
+    "FIELDS",
+    "ArgumentMemo",
+    "Hit",
+    "SearchIndex",
+    "Weights",
+    "analyse",
+    "entry_texts",
+    "operation_texts",
+    "summary_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +83,11 @@ _ACTIONS = {
 }
 
 
+# What one schema object says of its arguments, by identity: (the schema, names, notes). Tools share
+# their argument and body schemas (Graph: 11,000 tools, a few thousand distinct arguments).
+ArgumentMemo = dict[tuple[int, int], tuple[Any, list[str], list[str]]]
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One operation found, with its score."""
@@ -91,10 +106,12 @@ def operation_texts(
     description: str,
     input_schema: Any,
     select: str | None = None,
+    memo: ArgumentMemo | None = None,
 ) -> dict[str, str]:
     """What the index reads of one operation, field by field (``topic`` and ``results`` are the generator's).
 
-    ``select`` names mcpforge's own field-selection argument, which says nothing of the operation.
+    ``select`` names mcpforge's own field-selection argument, which says nothing of the operation;
+    ``memo`` keeps what shared argument schemas say across the operations of one analysis.
     """
     segments = [s for s in path.split("/") if s]
     static = [s for s in segments if not _PARAMETER.match(s)]
@@ -107,7 +124,7 @@ def operation_texts(
     if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
         input_schema = {**input_schema, "properties": {**input_schema["properties"]}}
         del input_schema["properties"][select]
-    _arguments(input_schema, names, notes, depth=0)
+    _arguments(input_schema, names, notes, 0, memo)
     return {
         "action": action,
         "name": name,
@@ -149,13 +166,26 @@ def analyse(texts: Mapping[str, str], seen: dict[str, list[str]] | None = None) 
     return analysed
 
 
-def _arguments(schema: Any, names: list[str], notes: list[str], depth: int) -> None:
+def _arguments(schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo | None = None) -> None:
     """The names and descriptions of a schema's properties, through allOf/anyOf/oneOf, two levels down."""
     if not isinstance(schema, dict) or depth > 2:
         return
+    if memo is not None:
+        found = memo.get((id(schema), depth))
+        if found is None or found[0] is not schema:
+            found = (schema, [], [])
+            _walk(schema, found[1], found[2], depth, memo)
+            memo[(id(schema), depth)] = found
+        names.extend(found[1])
+        notes.extend(found[2])
+        return
+    _walk(schema, names, notes, depth, None)
+
+
+def _walk(schema: dict[str, Any], names: list[str], notes: list[str], depth: int, memo: ArgumentMemo | None) -> None:
     for key in ("allOf", "anyOf", "oneOf"):
         for part in schema.get(key, ()):
-            _arguments(part, names, notes, depth)
+            _arguments(part, names, notes, depth, memo)
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         return
@@ -165,7 +195,7 @@ def _arguments(schema: Any, names: list[str], notes: list[str], depth: int) -> N
         if isinstance(value, dict):
             if isinstance(value.get("description"), str):
                 notes.append(value["description"])
-            _arguments(value, names, notes, depth + 1)
+            _arguments(value, names, notes, depth + 1, memo)
 
 
 class SearchIndex:
