@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from conftest import FIXTURES
@@ -332,3 +333,19 @@ def test_serve_restores_pythons_collector_settings() -> None:
         assert gc.get_threshold() == PYTHON_GC_THRESHOLDS != (1_000_000, 30, 30)
     finally:
         gc.set_threshold(*PYTHON_GC_THRESHOLDS)
+
+
+def test_help_lists_the_commands_as_click_would_without_importing_them() -> None:
+    # The group's table of short help is a copy: it must say what each command's own help says.
+    for width in (60, 80, 100):
+        ours, clicks = click.HelpFormatter(width=width), click.HelpFormatter(width=width)
+        with click.Context(main) as ctx:
+            main.format_commands(ctx, ours)
+            click.Group.format_commands(main, ctx, clicks)
+        assert ours.getvalue() == clicks.getvalue()
+    code = "import sys\nfrom mcpforge.cli import main\nmain(['--help'], standalone_mode=False)\n"
+    code += "print(list(sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "generate  Generate the MCP server" in result.stdout
+    loaded = result.stdout.splitlines()[-1]
+    assert "'mcpforge.cli.generate'" not in loaded and "'mcpforge.cli.flags'" not in loaded

@@ -23,15 +23,35 @@ from mcpforge.errors import MCPForgeError
 
 __all__ = ["PYTHON_GC_THRESHOLDS", "Fatal", "Group", "main", "run", "tune_gc"]
 
+# Each command: its module, and the first paragraph of its help (what `mcpforge --help` lists, so
+# that listing the commands imports none of them; tests/test_cli.py holds the two to the same text).
 _COMMANDS = {
-    "generate": "mcpforge.cli.generate",
-    "serve": "mcpforge.cli.serve",
-    "diff": "mcpforge.cli.diff",
-    "validate": "mcpforge.cli.inspect",
-    "lint": "mcpforge.cli.inspect",
-    "budget": "mcpforge.cli.inspect",
-    "tools": "mcpforge.cli.servers",
-    "convert": "mcpforge.cli.servers",
+    "generate": ("mcpforge.cli.generate", "Generate the MCP server and provider manifests from SPEC into OUTPUT."),
+    "serve": (
+        "mcpforge.cli.serve",
+        "Run SPEC's MCP server now: the server `generate` would write, with the same settings.",
+    ),
+    "diff": (
+        "mcpforge.cli.diff",
+        "Compare the tools OLD and NEW generate: tools, arguments, types, enums, defaults, results, annotations.",
+    ),
+    "validate": (
+        "mcpforge.cli.inspect",
+        "Check SPEC and report every problem, without writing anything (exit 1 under --strict when any).",
+    ),
+    "lint": ("mcpforge.cli.inspect", "Check a spec's tools, or a saved manifest, against every provider's rules."),
+    "budget": (
+        "mcpforge.cli.inspect",
+        "Context budget of a spec's tools, or of a generated output directory: per tool, per toolset, total.",
+    ),
+    "tools": (
+        "mcpforge.cli.servers",
+        "List the tools of MCP servers (every page) and write them in a provider's format.",
+    ),
+    "convert": (
+        "mcpforge.cli.servers",
+        "Convert a saved MCP tool list (a list of tools, or a tools/list result) to another format.",
+    ),
 }
 
 
@@ -58,11 +78,21 @@ class Group(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """The command called ``cmd_name``, importing its module."""
-        module = _COMMANDS.get(cmd_name)
-        if module is None:
+        found = _COMMANDS.get(cmd_name)
+        if found is None:
             return None
-        command: click.Command = getattr(importlib.import_module(module), cmd_name)
+        command: click.Command = getattr(importlib.import_module(found[0]), cmd_name)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their short help, as click lists them, without importing a command's module."""
+        limit = formatter.width - 6 - max(len(name) for name in _COMMANDS)
+        # A stand-in command per row: click's own shortening of the help, through its public API.
+        rows = [
+            (name, click.Command(name, help=text).get_short_help_str(limit)) for name, (_, text) in _COMMANDS.items()
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a fatal mcpforge error becomes one message and exit code 1."""
