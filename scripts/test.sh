@@ -43,4 +43,5 @@ fi
 .venv/bin/mypy
 # pytest exits 5 when no test ran: that is a failure too, and set -e makes it one.
 echo "test.sh: ruff, black, mypy --strict passed; running pytest" >&2
-.venv/bin/python -m pytest "$@"
+# The whole suite tries more random documents than the quick loop (tests/test_properties.py).
+MCPFORGE_PROPERTY_EXAMPLES="${MCPFORGE_PROPERTY_EXAMPLES:-150}" .venv/bin/python -m pytest "$@"

@@ -8,6 +8,7 @@ error (the request is sent to Prism in ``e2e/test_property_prism.py``).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,14 @@ def generate_document(document: dict[str, Any], tmp: Path) -> GenerationResult:
     return generate(Options(spec=spec))
 
 
+# The quick loop tries 30 random documents; the whole suite (scripts/test.sh, CI) tries 150.
+EXAMPLES = int(os.environ.get("MCPFORGE_PROPERTY_EXAMPLES", "30"))
+
+
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(document=documents())
 def test_random_documents_generate_lint_clean_and_round_trip(document: dict[str, Any], tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from conftest import FIXTURES
 from helpers import first_answer, free_port, write_project
@@ -46,6 +47,7 @@ def test_a_stateless_server_refuses_the_idle_event_stream_at_once_and_stops_clea
     assert "ASGI callable returned without completing" not in stderr and "Traceback" not in stderr
 
 
+@pytest.mark.e2e  # a generated server as a process, stopped with SIGTERM: seconds, with the end-to-end tier
 def test_during_the_drain_readiness_is_503_while_the_server_still_answers(tmp_path: Path) -> None:
     package = write_project(SPEC, tmp_path / "drain")
     port = free_port()

@@ -30,6 +30,11 @@ CALLER_SPAN = "00f067aa0ba902b7"
 SERVER, CLIENT, ERROR = 2, 3, 2  # OTLP's SpanKind and StatusCode numbers
 
 
+# A generated server started as a process (its runtime compiled, the OpenTelemetry SDK imported) takes
+# seconds: those tests run with the end-to-end tier; the settings are checked in-process here.
+as_a_process = pytest.mark.e2e
+
+
 class Upstream:
     """A pet store that remembers the traceparent of each request."""
 
@@ -73,6 +78,7 @@ def _serve_traced(tmp_path: Path, upstream: str, collector: str, **extra: str) -
     return proc, base
 
 
+@as_a_process
 def test_a_call_is_a_server_span_continuing_the_callers_trace_with_the_api_request_below_it(tmp_path: Path) -> None:
     receiver, upstream = Receiver(), Upstream()
     with serve(receiver.app()) as collector, serve(upstream.app) as api:
@@ -118,6 +124,7 @@ def test_a_call_is_a_server_span_continuing_the_callers_trace_with_the_api_reque
     assert SECRET.encode() not in exported and b"Bearer" not in exported
 
 
+@as_a_process
 def test_a_programs_api_calls_are_spans_under_its_run_each_with_its_request_below(tmp_path: Path) -> None:
     receiver, upstream = Receiver(), Upstream()
     program = "try:\n    api.showPetById(petId=404)\nexcept OSError:\n    pass\napi.showPetById(petId=7)['name']"
@@ -179,6 +186,7 @@ def test_without_the_tracing_extra_the_error_says_what_to_install(monkeypatch: p
         tracing_from_env({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}, "petstore-mcp", "petstore-mcp")
 
 
+@as_a_process
 def test_a_refused_otel_setting_is_one_line_and_exit_2(tmp_path: Path) -> None:
     package = write_project(SPEC, tmp_path / "out")
     env = {
