@@ -272,3 +272,22 @@ def test_the_argument_description_limit_covers_every_note_in_every_manifest() ->
     assert any("base64" in d for d in content) and any("query parameter 'filter[name]'" in d for d in content)
     strict = _descriptions(json.loads(manifests["manifests/openai-chat-strict.json"]), [])
     assert any("minLength: 3" in d for d in strict)
+    # Code mode's manifests too: their arguments' descriptions are held to the same limit.
+    code = {f.path: json.loads(f.data) for f in result.files if f.path.startswith("manifests/code-")}
+    assert len(code) == 5
+    for path, tools in code.items():
+        said = _argument_descriptions(tools, [])
+        assert said and max(map(len, said)) <= 40, (path, [d for d in said if len(d) > 40])
+
+
+def _argument_descriptions(node: Any, found: list[str]) -> list[str]:
+    """The description of every property of every schema in ``node``."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                found += [sub["description"] for sub in value.values() if "description" in sub]
+            _argument_descriptions(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _argument_descriptions(item, found)
+    return found

@@ -51,7 +51,7 @@ def provider_manifests(
         yield "anthropic-deferred", anthropic_deferred(anthropic)
     del anthropic
     yield "gemini", to_gemini(tools, description_max=description_max)
-    code = code_mcp_tools()  # code mode's two tools (strict: their schemas allow it)
+    code = code_mcp_tools(description_max)  # code mode's two tools (strict: their schemas allow it)
     yield "code-mcp-tools", code
     chat = chat_tools(code, strict=True)[0]
     yield "code-openai-chat", chat
