@@ -54,10 +54,11 @@ class Document:
 
 
 @cache
+@cache
 def _yaml_loader() -> Any:
     """A safe YAML loader that keeps dates as strings and makes every mapping key a string.
 
-    Built on first use: JSON documents (most large specs) never pay for importing PyYAML.
+    Built on first use, once: JSON documents (most large specs) never pay for importing PyYAML.
     """
     import yaml  # noqa: PLC0415
 
