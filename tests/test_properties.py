@@ -30,8 +30,8 @@ def generate_document(document: dict[str, Any], tmp: Path) -> GenerationResult:
     return generate(Options(spec=spec))
 
 
-# The quick loop tries 30 random documents; the whole suite (scripts/test.sh, CI) tries 150.
-EXAMPLES = int(os.environ.get("MCPFORGE_PROPERTY_EXAMPLES", "30"))
+# The quick loop tries 20 random documents; the whole suite (scripts/test.sh, CI) tries 150.
+EXAMPLES = int(os.environ.get("MCPFORGE_PROPERTY_EXAMPLES", "20"))
 
 
 @settings(

@@ -20,8 +20,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from conftest import FIXTURES
-from helpers import free_port, serve
+from helpers import case_options, free_port, serve
 from mcpforge.cli import main
+from mcpforge.pipeline import contract, generate
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
 SEEN: list[dict[str, Any]] = []
@@ -124,3 +125,12 @@ def test_serve_passes_help_through_and_refuses_a_bad_server_option() -> None:
         check=False,
     )
     assert bad.returncode == 2 and "carrier-pigeon" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_serve_runs_the_contract_generate_writes() -> None:
+    # `serve` makes tools.json without writing a package: the same data, setting by setting and tool by tool.
+    for spec in (PETSTORE, FIXTURES / "specs" / "runtime.yaml", FIXTURES / "specs" / "signin.yaml"):
+        options = case_options(spec)
+        written = generate(options)
+        tools_json = next(f.data for f in written.files if f.path.endswith("/tools.json"))
+        assert contract(options)[0] == json.loads(tools_json)
