@@ -124,7 +124,7 @@ def operation_texts(
     if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
         input_schema = {**input_schema, "properties": {**input_schema["properties"]}}
         del input_schema["properties"][select]
-    _arguments(input_schema, names, notes, 0, memo)
+    _arguments(input_schema, names, notes, 0, {} if memo is None else memo)
     return {
         "action": action,
         "name": name,
@@ -166,23 +166,20 @@ def analyse(texts: Mapping[str, str], seen: dict[str, list[str]] | None = None) 
     return analysed
 
 
-def _arguments(schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo | None = None) -> None:
+def _arguments(schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo) -> None:
     """The names and descriptions of a schema's properties, through allOf/anyOf/oneOf, two levels down."""
     if not isinstance(schema, dict) or depth > 2:
         return
-    if memo is not None:
-        found = memo.get((id(schema), depth))
-        if found is None or found[0] is not schema:
-            found = (schema, [], [])
-            _walk(schema, found[1], found[2], depth, memo)
-            memo[(id(schema), depth)] = found
-        names.extend(found[1])
-        notes.extend(found[2])
-        return
-    _walk(schema, names, notes, depth, None)
+    found = memo.get((id(schema), depth))
+    if found is None or found[0] is not schema:
+        found = (schema, [], [])
+        _walk(schema, found[1], found[2], depth, memo)
+        memo[(id(schema), depth)] = found
+    names.extend(found[1])
+    notes.extend(found[2])
 
 
-def _walk(schema: dict[str, Any], names: list[str], notes: list[str], depth: int, memo: ArgumentMemo | None) -> None:
+def _walk(schema: dict[str, Any], names: list[str], notes: list[str], depth: int, memo: ArgumentMemo) -> None:
     for key in ("allOf", "anyOf", "oneOf"):
         for part in schema.get(key, ()):
             _arguments(part, names, notes, depth, memo)

@@ -70,9 +70,7 @@ _TOKENS_MAX = 200_000
 def _token_terms(token: str) -> tuple[str, ...]:
     if len(_TOKENS) >= _TOKENS_MAX:
         _TOKENS.clear()
-    found = _TOKENS[token] = tuple(
-        stem(word) for word in " ".join(_WORD.findall(token.replace("'", ""))).lower().split() if word not in STOPWORDS
-    )
+    found = _TOKENS[token] = tuple(stem(word) for word in words(token) if word not in STOPWORDS)
     return found
 
 
