@@ -51,7 +51,7 @@ def first(index: SearchIndex, request: str, **kw: Any) -> list[str]:
     return index.names(index.search(request, **kw))
 
 
-def test_a_request_is_concepts_scored_by_their_best_term() -> None:
+def test_a_request_is_concepts_each_term_once() -> None:
     concepts = query_terms("get rid of the stale branch")
     assert concepts[0][stem("delete")] < 1.0 and stem("remove") in concepts[0]  # the lexicon's, below a word said
     assert concepts[2][stem("branch")] == 1.0 and {stem("stale"): 1.0} in concepts
@@ -96,6 +96,31 @@ def test_one_action_under_many_roots_does_not_fill_the_first_results() -> None:
     other = entry("send_message", "POST", "/me/sendMail", "Send a message")
     found = first(index_of([*copies, other]), "messages", limit=4)
     assert "send_message" in found[:3]  # two copies, then the other action, then the rest
+
+
+def test_listing_and_getting_one_are_two_actions() -> None:
+    entries = [
+        entry("pulls_get", "GET", "/repos/{owner}/{repo}/pulls/{pull_number}", "Get a pull request"),
+        entry("pulls_get_by_id", "GET", "/repositories/{id}/pulls/{pull_number}", "Get a pull request"),
+        entry("pulls_list", "GET", "/repos/{owner}/{repo}/pulls", "List pull requests"),
+        entry("reviews", "GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", "List reviews of a pull request"),
+        entry("commits", "GET", "/repos/{owner}/{repo}/pulls/{pull_number}/commits", "List commits on a pull request"),
+    ]
+    # Getting one pull request (two copies) ranks first; listing them is another action, shown next,
+    # not held back behind the copies as a third "GET pulls".
+    assert first(index_of(entries), "get pull requests", limit=3) == ["pulls_get_by_id", "pulls_get", "pulls_list"]
+
+
+def test_an_operation_matching_more_of_what_is_said_ranks_first() -> None:
+    # "who am I": authenticated, current, me, user. The operation about the authenticated user
+    # outranks one whose text holds one rare word of them ("me", from a slug in its description).
+    entries = [
+        entry("users_get_authenticated", "GET", "/user", "Get the authenticated user"),
+        entry("teams_get", "GET", "/teams/{slug}", "Get a team by slug: My Team becomes my-team-me"),
+        *(entry(f"users_{i}", "GET", f"/users/{{u}}/x{i}", f"Get a user thing {i}") for i in range(10)),
+        *(entry(f"auth_{i}", "POST", f"/auth/y{i}", f"Authenticated thing {i}") for i in range(4)),
+    ]
+    assert first(index_of(entries), "who am I logged in as?", limit=1) == ["users_get_authenticated"]
 
 
 def test_an_empty_request_finds_nothing() -> None:

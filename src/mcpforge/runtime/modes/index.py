@@ -73,12 +73,15 @@ FIELDS = (
 )  # fmt: skip
 _PARAMETER = re.compile(r"^\{[^}]*\}$")
 _AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
-# What an operation does, in the words people use for it, from its method and the shape of its path.
+# What an operation does, from its method and the shape of its path, in the words the lexicon maps
+# people's words to (words.EVERYDAY: "show" is get and list, "make" is create). A request's terms add
+# up, so each action says its own words once: listing every synonym here would count one said word
+# several times over.
 _ACTIONS = {
-    "GET": "get show read single",
-    "POST": "create add new make",
-    "PUT": "set update replace add",
-    "PATCH": "update change edit",
+    "GET": "get single",
+    "POST": "create add",
+    "PUT": "update set",
+    "PATCH": "update",
     "DELETE": "delete remove",
 }
 
@@ -118,7 +121,7 @@ def operation_texts(
     method = method.upper()
     action = _ACTIONS.get(method, "")
     if method == "GET" and segments and not _PARAMETER.match(segments[-1]):
-        action = "list get show all"  # a collection (an item's GET says "single": "one pet by id")
+        action = "list all"  # a collection (an item's GET says "single": "one pet by id")
     names: list[str] = []
     notes: list[str] = []
     if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
@@ -229,28 +232,22 @@ class SearchIndex:
         segments = [[s for s in e["path"].split("/") if s] for e in self.entries]
         # An operation with a short path is the general one, before its variants.
         self._prior = [1 / (1 + self.weights.length * max(len(s) - 1, 0)) for s in segments]
+        # An action: the method, the resource, and whether the path names one item of it (listing
+        # pull requests and getting one are two actions; /me/x and /users/{id}/x are one).
         self._actions = [
-            (method, next((s for s in reversed(s) if not _PARAMETER.match(s)), ""))
+            (method, next((s for s in reversed(s) if not _PARAMETER.match(s)), ""), bool(s and _PARAMETER.match(s[-1])))
             for method, s in zip(self._methods, segments, strict=True)
         ]
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
         scores: dict[int, float] = defaultdict(float)
+        # Every term adds up: an operation that matches several of the words people use for one thing
+        # ("who am I": authenticated, current, user) ranks above one that happens to match one of them.
         for concept in query_terms(request):
-            if len(concept) == 1:  # most concepts are one word: its postings add up directly
-                ((term, weight),) = concept.items()
-                for number, value in self._postings.get(term, ()):
-                    scores[number] += weight * value
-                continue
-            best: dict[int, float] = {}
             for term, weight in concept.items():
                 for number, value in self._postings.get(term, ()):
-                    said = weight * value
-                    if best.get(number, 0.0) < said:
-                        best[number] = said
-            for number, value in best.items():
-                scores[number] += value
+                    scores[number] += weight * value
         wanted = intent(request)
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:
@@ -267,7 +264,7 @@ class SearchIndex:
         """The best ``limit``, at most ``same_action`` of one action before the rest of the ranking is shown."""
         first: list[tuple[float, int]] = []
         later: list[tuple[float, int]] = []
-        seen: dict[tuple[str, str], int] = defaultdict(int)
+        seen: dict[tuple[str, str, bool], int] = defaultdict(int)
         for item in ranked:
             action = self._actions[item[1]]
             seen[action] += 1

@@ -358,8 +358,9 @@ VALUE_WEIGHT = 0.15
 def query_terms(text: str) -> list[dict[str, float]]:
     """A request as concepts: for each thing it says, the terms that say it, with their weights.
 
-    A word said counts 1.0, the everyday lexicon's terms for it less; an operation scores a concept
-    by its best term (so a rare synonym cannot outweigh the word itself). Quoted text is what to
+    A word said counts 1.0, the everyday lexicon's terms for it less, and each term counts once in
+    the request; the index adds up every term an operation matches ("email" finds mail messages
+    by both words). Quoted text is what to
     write, not what to call: it is left out. Numbers and words of time (``tomorrow``, ``3pm``) are
     mostly arguments: they count little.
     """
