@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpforge.diagnostics import Diagnostic, Diagnostics, Effect, strict_failure
 from mcpforge.errors import SpecValidationError
@@ -18,9 +18,8 @@ from mcpforge.openapi.load import Document, load_document
 from mcpforge.openapi.parse import parse_api
 from mcpforge.openapi.validate import unresolved_refs, validate_document
 from mcpforge.options.model import Options
-from mcpforge.project.changelog import FIRST_VERSION, History, release
 from mcpforge.project.files import RenderedFile, dump_compact, encode_each, manifest_file
-from mcpforge.project.lock import Lock, lock_file
+from mcpforge.project.lock import FIRST_VERSION, Lock, lock_file
 from mcpforge.project.project import manifest_files, project_parts, render_project
 from mcpforge.runtime.contract import SearchFile, ToolsFile, parse_contract
 from mcpforge.targets.budget import Budget, budget_problems, measure
@@ -32,6 +31,9 @@ from mcpforge.tools.build import build_tools
 from mcpforge.tools.checks import toolset_problems
 from mcpforge.tools.model import ToolSet
 from mcpforge.tools.select import operation_key
+
+if TYPE_CHECKING:
+    from mcpforge.project.changelog import History
 
 __all__ = [
     "Built",
@@ -222,6 +224,8 @@ def generate(
     del made  # the encoded tools go once they are in tools.json and mcp-tools.json (Graph: 30 MB)
     released: tuple[str, RenderedFile] | None = None
     if options.changelog:
+        from mcpforge.project.changelog import release  # noqa: PLC0415 - only --changelog compares versions
+
         contract_tools = runtime_contract(toolset, toolset.api.project_names(None))["tools"]
         about = f"{toolset.api.title} {toolset.api.version} ({source_name})"
         released = release(history, contract_tools, about)

@@ -80,7 +80,6 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
     from mcpforge.options.files import find_config  # noqa: PLC0415
     from mcpforge.output.write import OutputFolder, write_tree  # noqa: PLC0415
     from mcpforge.pipeline import generate as run  # noqa: PLC0415
-    from mcpforge.project.changelog import read_history  # noqa: PLC0415
 
     options = resolve(flags, config_path)
     if options.spec is None:
@@ -100,7 +99,11 @@ def generate(config_path: Path | None, check: bool, force: bool, verbose: bool, 
         if interactive or elapsed >= 1.0:
             click.echo(f"[{elapsed:6.2f}s] {stage}...", err=True)
 
-    history = read_history(output, folder.lock) if options.changelog else None
+    history = None
+    if options.changelog:
+        from mcpforge.project.changelog import read_history  # noqa: PLC0415 - only --changelog reads the history
+
+        history = read_history(output, folder.lock)
     result = run(options, previous=folder.lock, history=history, progress=progress)
     print_diagnostics(result.diagnostics, verbose=verbose)
     if check:

@@ -21,12 +21,11 @@ from mcpforge.changes.compare import compare
 from mcpforge.changes.report import bump_of, markdown_text, next_version
 from mcpforge.changes.rules import Change
 from mcpforge.project.files import RenderedFile
-from mcpforge.project.lock import Lock
+from mcpforge.project.lock import FIRST_VERSION, Lock
 
-__all__ = ["CHANGELOG_FILE", "FIRST_VERSION", "History", "read_history", "release"]
+__all__ = ["CHANGELOG_FILE", "History", "read_history", "release"]
 
 CHANGELOG_FILE = "CHANGELOG.md"
-FIRST_VERSION = "0.1.0"
 _VERSION_LINE = re.compile(r'^version = "([^"]+)"$', re.MULTILINE)
 _HEADER = (
     "# Changelog\n\nWhat each regeneration changed for the clients of this server's tools (written by mcpforge).\n"

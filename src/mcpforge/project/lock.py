@@ -19,7 +19,9 @@ from mcpforge.errors import OutputError
 from mcpforge.project.files import RenderedFile, json_file
 from mcpforge.text.names import recorded_project_name
 
-__all__ = ["LOCK_FILE", "Lock", "lock_file", "read_lock"]
+__all__ = ["FIRST_VERSION", "LOCK_FILE", "Lock", "lock_file", "read_lock"]
+
+FIRST_VERSION = "0.1.0"  # a generated package's version until a changelog gives it another
 
 LOCK_FILE = "mcpforge.lock"
 
