@@ -13,7 +13,7 @@ from helpers import contract_of
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
-from mcpforge.runtime.modes.words import intent, query_terms, stem
+from mcpforge.runtime.modes.words import intent, query_terms, stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
@@ -56,6 +56,16 @@ def test_a_request_is_concepts_each_term_once() -> None:
     assert concepts[0][stem("delete")] < 1.0 and stem("remove") in concepts[0]  # the lexicon's, below a word said
     assert concepts[2][stem("branch")] == 1.0 and {stem("stale"): 1.0} in concepts
     assert all("the" not in c and "of" not in c for c in concepts)  # stopwords say nothing
+
+
+def test_identifiers_split_into_words_and_a_word_beyond_ascii_stays_whole() -> None:
+    assert words("listPRs getURLs HTTPServer rerun-failed-jobs") == [
+        "list", "prs", "get", "urls", "http", "server", "rerun", "failed", "jobs"
+    ]  # fmt: skip
+    # "NäME" is one word, not "N" and "ME" ("me" is the signed-in user); "Größe" is not "gr" and "e".
+    assert words("My Team NäME, Größe ändern in Zürich-based 日本語") == [
+        "my", "team", "näme", "größe", "ändern", "in", "zürich", "based", "日本語"
+    ]  # fmt: skip
 
 
 def test_values_and_quoted_text_are_not_what_to_do() -> None:

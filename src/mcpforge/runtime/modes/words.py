@@ -24,7 +24,11 @@ def _wordset(text: str) -> frozenset[str]:
 
 # Identifier words: "listPRs" -> list, PRs; "getURLs" -> get, URLs; "HTTPServer" -> HTTP, Server;
 # "OAuthToken" -> O, Auth, Token; digits apart. A plural acronym is tried first: "PRs", not "P", "Rs".
-_WORD = re.compile(r"[A-Z]+s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A word with a letter beyond ASCII ("Größe", "NäME", "Zürich") is one word, not split where that
+# letter is ("NäME" would be "N" and "ME", and "me" means the signed-in user).
+_WORD = re.compile(
+    r"[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*|[A-Z]+s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+"
+)
 STOPWORDS = _wordset(
     "a an the to of for in on at by with from into onto about as and or but if so than then this that "
     "these those it its is are was were be been being do does did done can could would should will shall "
