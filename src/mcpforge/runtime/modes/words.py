@@ -35,7 +35,7 @@ STOPWORDS = _wordset(
     "may might must please some any each every there here just also very really now still yet again up "
     "out over off you your yours we our us they them their he she his her him i im i'm let lets let's "
     "want wants need needs like would could thing things stuff one ones what which who whom whose how "
-    "where when why have has had got gets getting"
+    "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt more"
 )
 # Words that stay whole: the stemmer would merge them with unrelated words.
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
