@@ -35,7 +35,8 @@ STOPWORDS = _wordset(
     "may might must please some any each every there here just also very really now still yet again up "
     "out over off you your yours we our us they them their he she his her him i im i'm let lets let's "
     "want wants need needs like would could thing things stuff one ones what which who whom whose how "
-    "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt more"
+    "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt more "
+    "anything something everything nothing"
 )
 # Words that stay whole: the stemmer would merge them with unrelated words.
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
@@ -427,7 +428,7 @@ _INTENT: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", _DELETE),
     ("create add make new post submit send register publish upload invite save store book", _CREATE),
     ("update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen", _UPDATE),
-    ("list show get find search see view read fetch which who what how look", _READ),
+    ("list show get find search see view read fetch which who what how look any anything", _READ),
 )
 
 
