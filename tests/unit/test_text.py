@@ -21,3 +21,14 @@ def test_long_text_is_cut_at_a_word_and_marked() -> None:
     assert bounded("one two  three\n\tfour\u2028five", 1_000) == "one two three four five"
     assert bounded("alpha beta gamma delta", 15) == "alpha beta…"
     assert clean("see [the docs](https://x.example/a_(b)) <b>now</b>", 100) == "see the docs now"
+
+
+def test_sentences_that_only_point_elsewhere_are_dropped() -> None:
+    text = "Lists the runs. For more information, see [runs](https://x.example). Needs the repo scope."
+    assert clean(text, 1_000) == "Lists the runs. Needs the repo scope."
+    assert clean("To learn more, read this. Deletes a hook.", 1_000) == "Deletes a hook."  # at the start
+    assert clean("Gets it.\nfor details see the guide. Then more.", 1_000) == "Gets it. Then more."  # any case
+    # Not a sentence of its own, not a word of its own: kept.
+    assert clean("Used for more information than fits.", 1_000) == "Used for more information than fits."
+    assert clean("Gets it. Before more information arrives.", 1_000) == "Gets it. Before more information arrives."
+    assert clean("For more information, see the guide.", 1_000) == "For more information, see the guide."  # all of it
