@@ -9,7 +9,8 @@ server's own index (``mcpforge.runtime.modes.index``) answers each request, and 
 English stopwords and the Snowball stemmer, over each operation's name, summary, description,
 path and tags) answers it beside. A task counts as found at k when any acceptable operation is
 among the first k results. Every third task (index % 3 == 2) is held out as ``test``: the weights
-and the lexicon were tuned on the others (``dev``).
+and the lexicon were tuned on the others (``dev``). A set marked ``held_out: true`` was never tuned
+on: all its tasks are ``test`` tasks.
 """
 
 from __future__ import annotations
@@ -84,8 +85,13 @@ def load(path: Path) -> TaskSet:
     options = Options(spec=_document(raw["spec"]))
     toolset = build(options, Diagnostics()).toolset
     entries = list(runtime_contract(toolset, toolset.api.project_names(None))["tools"])
+    held_out = bool(raw.get("held_out"))  # a set never tuned on: every task is a test task
     tasks = [
-        Task(t["ask"], _acceptable(t["ok"], entries, f"{path.name} task {i + 1}"), "test" if i % 3 == 2 else "dev")
+        Task(
+            t["ask"],
+            _acceptable(t["ok"], entries, f"{path.name} task {i + 1}"),
+            "test" if held_out or i % 3 == 2 else "dev",
+        )
         for i, t in enumerate(raw["tasks"])
     ]
     return TaskSet(path.stem, entries, tasks, search_documents(toolset))
@@ -153,6 +159,8 @@ def main() -> None:
         splits = ["dev", "test", "all"] if args.split == "all" else [args.split]
         for split in splits:
             tasks = [t for t in taskset.tasks if split in ("all", t.split)]
+            if not tasks:  # a held-out set has no dev tasks
+                continue
             for engine, search in engines.items():
                 began = time.perf_counter()
                 result = score(search, tasks)
