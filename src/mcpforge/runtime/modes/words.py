@@ -185,7 +185,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "company": (("organization", "user"), 0.4),
     "spam": (("block", "delete", "junk"), 0.4),
     "todo": (("task", "todo"), 0.8),
-    "to-do": (("task", "todo"), 0.8),
+    "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
     "reminder": (("task", "todo"), 0.5),
     "remind": (("task", "todo", "reminder"), 0.6),
     # verbs people use for what APIs name otherwise
@@ -355,8 +355,9 @@ _VALUES = _wordset(
     "july august september october november december am pm percent usd eur dollars euros"
 )
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
-# Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase names.
-_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*")
+# Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
+# names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
+_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
 VALUE_WEIGHT = 0.15
 
 
