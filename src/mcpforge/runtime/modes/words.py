@@ -188,7 +188,15 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
     "reminder": (("task", "todo"), 0.5),
     "remind": (("task", "todo", "reminder"), 0.6),
+    "ticket": (("issue", "case", "incident"), 0.6),
+    "tickets": (("issue", "case", "incident"), 0.6),
     # verbs people use for what APIs name otherwise
+    "file a": (("create", "issue", "report"), 0.6),
+    "file an": (("create", "issue", "report"), 0.6),
+    "in one go": (("bulk", "batch"), 0.9),
+    "at once": (("bulk", "batch"), 0.7),
+    "bump": (("update", "increase"), 0.6),
+    "tell": (("notify", "notification", "comment", "message"), 0.5),
     "remove": (("delete", "remove"), 0.8),
     "trash": (("delete",), 0.8),
     "drop": (("delete", "remove"), 0.6),
@@ -422,6 +430,8 @@ _INTENT_PHRASES = {
     "switch on": _UPDATE,
     "set up": _CREATE,
     "kick off": _CREATE,
+    "file a": _CREATE,
+    "file an": _CREATE,
     "look up": _READ,
     "look at": _READ,
 }
