@@ -72,6 +72,10 @@ def test_values_and_quoted_text_are_not_what_to_do() -> None:
     terms = {t for c in query_terms('label issue 5 in acme/widgets "needs triage" for cus_9XyZ') for t in c}
     assert {stem("label"), stem("issue")} <= terms
     assert not terms & {"acme", "widget", "need", "triag", "cus", "9xyz"}
+    # What follows a colon after an action is what to write; a colon after a name is not.
+    filed = {t for c in query_terms("file a bug: the login page crashes on Safari") for t in c}
+    assert stem("bug") in filed and not filed & {stem("login"), stem("page"), stem("crash")}
+    assert {stem("list"), stem("meetings")} <= {t for c in query_terms("Zoom: list my meetings") for t in c}
     # An issue key is a value; a hyphenated word is a word.
     keyed = {t for c in query_terms("move PROJ-45 to review, a follow-up of INC-7 with 2-step login") for t in c}
     assert not keyed & {"proj", "45", "inc", "7", "2", "step"} and {stem("review"), stem("follow")} <= keyed

@@ -374,11 +374,15 @@ def query_terms(text: str) -> list[dict[str, float]]:
 
     A word said counts 1.0, the everyday lexicon's terms for it less, and each term counts once in
     the request; the index adds up every term an operation matches ("email" finds mail messages
-    by both words). Quoted text is what to
-    write, not what to call: it is left out. Numbers and words of time (``tomorrow``, ``3pm``) are
-    mostly arguments: they count little.
+    by both words). Quoted text, and what follows a colon after an action ("file a bug: the login
+    page crashes"), is what to write, not what to call: it is left out. Numbers and words of time
+    (``tomorrow``, ``3pm``) are mostly arguments: they count little.
     """
-    said = words(" ".join(_value_free(token) for token in _QUOTED.sub(" ", text).split()))
+    text = _QUOTED.sub(" ", text)
+    action, colon, _ = text.partition(": ")
+    if colon and intent(action):
+        text = action
+    said = words(" ".join(_value_free(token) for token in text.split()))
     concepts: list[dict[str, float]] = []
     seen: set[str] = set()
 
