@@ -52,4 +52,4 @@ def test_an_installed_server_finds_what_people_mean_and_lists_little(e2e_python:
     in_process: Any = bench_search._ours(tasks)
     assert all(in_process(task.ask, 10) == answers[task.ask] for task in tasks.tasks)
     assert ours["r@5"] >= baseline["r@5"] + 0.2, (ours, baseline)
-    assert ours["r@10"] >= 0.75, ours  # measured 0.80 on all 70 requests (docs/benchmarks.md)
+    assert ours["r@10"] >= 0.8, ours  # measured 0.86 on all 70 requests (docs/benchmarks.md)
