@@ -196,6 +196,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "in one go": (("bulk", "batch"), 0.9),
     "at once": (("bulk", "batch"), 0.7),
     "bump": (("update", "increase"), 0.6),
+    "give": (("assign", "assignee", "grant", "add"), 0.5),
     "tell": (("notify", "notification", "comment", "message"), 0.5),
     "remove": (("delete", "remove"), 0.8),
     "trash": (("delete",), 0.8),
@@ -442,7 +443,10 @@ _INTENT_PHRASES = {
 _INTENT: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", _DELETE),
     ("create add make new post submit send register publish upload invite save store book", _CREATE),
-    ("update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen", _UPDATE),
+    (
+        "update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen give",
+        _UPDATE,
+    ),
     ("list show get find search see view read fetch which who what how look any anything", _READ),
 )
 
