@@ -88,6 +88,8 @@ def test_the_first_action_word_says_which_method() -> None:
     assert intent("anything new in my inbox?") == {"GET"}  # a question, not "new" as in "make a new one"
     assert intent("new issue: the app crashes on start") == {"POST", "PUT"}
     assert intent("file a bug: the login page crashes") == {"POST", "PUT"}  # not a file to upload
+    assert intent("put Jane in the Sales group") == {"POST", "PUT"}
+    assert intent("stop sending me updates about PROJ-5") == {"DELETE"}
     assert intent("the weather in Paris") == frozenset()
 
 

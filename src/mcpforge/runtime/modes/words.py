@@ -446,7 +446,7 @@ _INTENT_PHRASES = {
 }
 _INTENT: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", _DELETE),
-    ("create add make new post submit send register publish upload invite save store book", _CREATE),
+    ("create add make new post submit send register publish upload invite save store book put", _CREATE),
     (
         "update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen give",
         _UPDATE,
