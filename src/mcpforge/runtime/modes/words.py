@@ -230,6 +230,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "turn off": (("disable", "update"), 0.7),
     "switch on": (("enable", "update"), 0.7),
     "switch off": (("disable", "update"), 0.7),
+    "shut off": (("disable", "deactivate", "status", "update"), 0.7),
+    "shut down": (("disable", "deactivate", "stop", "status"), 0.7),
     "enable": (("enable", "update"), 0.6),
     "disable": (("disable", "update"), 0.6),
     "deactivate": (("disable", "update"), 0.6),
