@@ -189,6 +189,9 @@ def test_search_results_are_compact_and_schemas_come_on_request(petstore: Any) -
         small = len(json.dumps(schema["tool"]["inputSchema"], separators=(",", ":"))) <= SCHEMA_BYTES
         assert ("inputSchema" in found) == small
     assert ("note" in rich) == any("inputSchema" not in found for found in rich["operations"])
+    # Nothing found says what to try next, not just an empty list.
+    nothing = catalog_result(meta(catalog, "search_operations", query="decommission the firewall"))
+    assert nothing["operations"] == [] and "list_toolsets" in nothing["note"]
 
 
 def test_a_toolset_alone_lists_it_and_bad_arguments_are_clear(petstore: Any) -> None:

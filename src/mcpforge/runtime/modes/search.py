@@ -143,7 +143,12 @@ class Catalog:
                 return error_result("search_operations takes schemas as true or false.")
             found = self.search(*request, schemas=schemas)
             answer: dict[str, Any] = {"operations": found}
-            if schemas and any("inputSchema" not in result for result in found):
+            if not found:  # a model told nothing would stop here: say what to try
+                answer["note"] = (
+                    "No operation matched these words: say it in the API's own terms, "
+                    "or call list_toolsets and search within one."
+                )
+            elif schemas and any("inputSchema" not in result for result in found):
                 answer["note"] = "Operations without inputSchema have large ones: call describe_operation."
             return _json_result(answer)
         if name == "describe_operation":
