@@ -244,10 +244,9 @@ class SearchIndex:
         scores: dict[int, float] = defaultdict(float)
         # Every term adds up: an operation that matches several of the words people use for one thing
         # ("who am I": authenticated, current, user) ranks above one that happens to match one of them.
-        for concept in query_terms(request):
-            for term, weight in concept.items():
-                for number, value in self._postings.get(term, ()):
-                    scores[number] += weight * value
+        for term, weight in query_terms(request).items():
+            for number, value in self._postings.get(term, ()):
+                scores[number] += weight * value
         wanted = intent(request)
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:

@@ -377,47 +377,39 @@ _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\
 VALUE_WEIGHT = 0.15
 
 
-def query_terms(text: str) -> list[dict[str, float]]:
-    """A request as concepts: for each thing it says, the terms that say it, with their weights.
+def query_terms(text: str) -> dict[str, float]:
+    """A request's terms, each with its weight, each once (the first thing said that names it counts).
 
-    A word said counts 1.0, the everyday lexicon's terms for it less, and each term counts once in
-    the request; the index adds up every term an operation matches ("email" finds mail messages
-    by both words). Quoted text, and what follows a colon after an action ("file a bug: the login
-    page crashes"), is what to write, not what to call: it is left out. Numbers and words of time
-    (``tomorrow``, ``3pm``) are mostly arguments: they count little.
+    A word said counts 1.0, the everyday lexicon's terms for it less; the index adds up every term an
+    operation matches ("email" finds mail messages by both words). Quoted text, and what follows a
+    colon after an action ("file a bug: the login page crashes"), is what to write, not what to
+    call: it is left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments:
+    they count little.
     """
     text = _QUOTED.sub(" ", text)
     action, colon, _ = text.partition(": ")
     if colon and intent(action):
         text = action
     said = words(" ".join(_value_free(token) for token in text.split()))
-    concepts: list[dict[str, float]] = []
-    seen: set[str] = set()
-
-    def concept(found: dict[str, float]) -> None:
-        fresh = {term: weight for term, weight in found.items() if term not in seen}
-        if fresh:
-            seen.update(fresh)
-            concepts.append(fresh)
-
+    weights: dict[str, float] = {}
     index = 0
     while index < len(said):
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
             phrase = " ".join(said[index : index + size])
             if phrase in EVERYDAY:
                 synonyms, weight = EVERYDAY[phrase]
-                found = {stem(term): weight for term in synonyms}
                 if size == 1 and phrase not in STOPWORDS:
-                    found[stem(phrase)] = 1.0
-                concept(found)
+                    weights.setdefault(stem(phrase), 1.0)
+                for term in synonyms:
+                    weights.setdefault(stem(term), weight)
                 index += size
                 break
         else:
             word = said[index]
             if word not in STOPWORDS:
-                concept({stem(word): VALUE_WEIGHT if word in _VALUES or word.isdigit() else 1.0})
+                weights.setdefault(stem(word), VALUE_WEIGHT if word in _VALUES or word.isdigit() else 1.0)
             index += 1
-    return concepts
+    return weights
 
 
 def _value_free(token: str) -> str:
