@@ -90,6 +90,9 @@ def terms(text: str) -> list[str]:
     return found
 
 
+# To stop hearing about something: "stop sending me updates", "stop notifying me".
+_UNWATCH = (("unsubscribe", "unwatch", "watcher", "subscription", "notification", "delete"), 0.6)
+
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
 EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
@@ -200,8 +203,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "texts": (("message", "sms"), 0.6),
     "credit": (("balance", "credit", "fund"), 0.5),
     "give": (("assign", "assignee", "grant", "add"), 0.5),
-    "stop sending": (("unsubscribe", "unwatch", "watcher", "subscription", "notification", "delete"), 0.6),
-    "stop notifying": (("unsubscribe", "unwatch", "watcher", "subscription", "notification", "delete"), 0.6),
+    "stop sending": _UNWATCH,
+    "stop notifying": _UNWATCH,
     "tell": (("notify", "notification", "comment", "message"), 0.5),
     "remove": (("delete", "remove"), 0.8),
     "trash": (("delete",), 0.8),
