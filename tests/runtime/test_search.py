@@ -57,6 +57,9 @@ def test_a_request_is_its_terms_each_once_with_a_weight() -> None:
     assert weights[stem("branch")] == 1.0 and weights[stem("stale")] == 1.0
     assert "the" not in weights and "of" not in weights and "it" not in weights  # stopwords say nothing
     assert query_terms("list list list") == {stem("list"): 1.0}  # each term once
+    # "un-" words: undoing a deletion restores; unsharing removes a share.
+    assert stem("restore") in query_terms("undelete the spreadsheet") and stem("delete") not in query_terms("undelete")
+    assert {stem("share"), stem("remove")} <= set(query_terms("unshare the budget file"))
 
 
 def test_identifiers_split_into_words_and_a_word_beyond_ascii_stays_whole() -> None:
@@ -90,6 +93,8 @@ def test_the_first_action_word_says_which_method() -> None:
     assert intent("new issue: the app crashes on start") == {"POST", "PUT"}
     assert intent("file a bug: the login page crashes") == {"POST", "PUT"}  # not a file to upload
     assert intent("put Jane in the Sales group") == {"POST", "PUT"}
+    assert intent("drop a note on the design doc") == {"POST", "PUT"}  # not "drop" as in delete
+    assert intent("drop the old table") == {"DELETE"}
     assert intent("stop sending me updates about PROJ-5") == {"DELETE"}
     assert intent("the weather in Paris") == frozenset()
 
