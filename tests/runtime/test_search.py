@@ -85,6 +85,25 @@ def test_values_and_quoted_text_are_not_what_to_do() -> None:
     assert not keyed & {"proj", "45", "inc", "7", "2", "step"} and {stem("review"), stem("follow")} <= keyed
 
 
+def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
+    # "don't send it yet" is not a request to send; "users who don't have MFA" still asks about MFA.
+    drafted = query_terms("write a draft email to the team but don't send it yet")
+    assert stem("draft") in drafted and stem("send") not in drafted
+    assert stem("mfa") in query_terms("list users who don't have MFA")
+    # A product's name is a word of its own ("onenote" in a path) and its parts are not lexicon words.
+    noted = query_terms("add a page to my OneNote")
+    assert {stem("onenote"), stem("note")} <= set(noted) and stem("comment") not in noted
+    assert stem("invite") not in query_terms("what SharePoint sites do we have")
+    # A file's name is a value that says "file".
+    assert stem("file") in query_terms("rename budget.xlsx to budget-2024.xlsx")
+    assert stem("file") not in query_terms("add example.com as a domain")
+    # A verb's particle said apart from it still makes the phrase: "take Bob out" removes him.
+    assert intent("take Bob out of the Finance group") == {"DELETE"}
+    assert stem("disable") in query_terms("turn the nightly workflow off")
+    # "set" Dave as manager is not about settings.
+    assert stem("settings") != stem("set")
+
+
 def test_the_first_action_word_says_which_method() -> None:
     assert intent("please remove the label from issue 3") == {"DELETE"}
     assert intent("turn off the wiki") == {"PATCH", "PUT", "POST"}
@@ -149,6 +168,20 @@ def test_an_operation_matching_more_of_what_is_said_ranks_first() -> None:
         *(entry(f"auth_{i}", "POST", f"/auth/y{i}", f"Authenticated thing {i}") for i in range(4)),
     ]
     assert first(index_of(entries), "who am I logged in as?", limit=1) == ["users_get_authenticated"]
+
+
+def test_odata_suffixes_are_of_the_resource_before_them() -> None:
+    # /manager/$ref is the manager; a list's /$count and a GET's type cast are the list's own action.
+    suffixes = ("", "/$count", "/microsoft.graph.user", "/microsoft.graph.user/$count")
+    entries = [
+        entry("settings_update", "PATCH", "/admin/settings", "Update settings"),
+        entry("manager_set", "PUT", "/users/{id}/manager/$ref", "Update the ref of navigation property"),
+        *(entry(f"members_{i}", "GET", f"/groups/{{id}}/members{s}", "Get members") for i, s in enumerate(suffixes)),
+        entry("owners", "GET", "/groups/{id}/owners", "Get owners"),
+    ]
+    index = index_of(entries)
+    assert first(index, "set Dave as Erin's manager", limit=1) == ["manager_set"]
+    assert "owners" in first(index, "get members and owners", limit=3)  # two of the members' forms, then owners
 
 
 def test_an_empty_request_finds_nothing() -> None:

@@ -72,6 +72,7 @@ FIELDS = (
     "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results"
 )  # fmt: skip
 _PARAMETER = re.compile(r"^\{[^}]*\}$")
+_CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
 # What an operation does, from its method and the shape of its path, in the words the lexicon maps
 # people's words to (words.EVERYDAY: "show" is get and list, "make" is create). A request's terms add
@@ -116,9 +117,9 @@ def operation_texts(
     ``select`` names mcpforge's own field-selection argument, which says nothing of the operation;
     ``memo`` keeps what shared argument schemas say across the operations of one analysis.
     """
-    segments = [s for s in path.split("/") if s]
-    static = [s for s in segments if not _PARAMETER.match(s)]
     method = method.upper()
+    segments, suffixes = _trimmed(method, [s for s in path.split("/") if s])
+    static = [s for s in segments if not _PARAMETER.match(s)]
     action = _ACTIONS.get(method, "")
     if method == "GET" and segments and not _PARAMETER.match(segments[-1]):
         action = "list all"  # a collection (an item's GET says "single": "one pet by id")
@@ -133,7 +134,7 @@ def operation_texts(
         "name": name,
         "title": title,
         "resource": static[-1] if static else "",
-        "path": " ".join(static[:-1]),
+        "path": " ".join(static[:-1] + [s for s in suffixes if not _PARAMETER.match(s)]),
         "tags": " ".join(dict.fromkeys(toolsets)),
         "description": description,
         "arguments": " ".join(names),
@@ -229,14 +230,16 @@ class SearchIndex:
             for term, tf in weighted.items():
                 self._postings[term].append((number, idf[term] * tf / (self.weights.k1 + tf)))
         self._methods = [entry["method"].upper() for entry in self.entries]
-        segments = [[s for s in e["path"].split("/") if s] for e in self.entries]
+        # Paths without their OData suffixes: a list and its count or type cast are one action.
+        paths = [[s for s in e["path"].split("/") if s] for e in self.entries]
+        segments = [_trimmed(method, s)[0] for method, s in zip(self._methods, paths, strict=True)]
         # An operation with a short path is the general one, before its variants.
         self._prior = [1 / (1 + self.weights.length * max(len(s) - 1, 0)) for s in segments]
         # An action: the method, the resource, and whether the path names one item of it (listing
-        # pull requests and getting one are two actions; /me/x and /users/{id}/x are one).
+        # pull requests and getting one are two actions; /me/x and /users/{id}/x are one, and so
+        # are a list and its count or type cast).
         self._actions = [
-            (method, next((s for s in reversed(s) if not _PARAMETER.match(s)), ""), bool(s and _PARAMETER.match(s[-1])))
-            for method, s in zip(self._methods, segments, strict=True)
+            _action(method, _trimmed(method, s)[0]) for method, s in zip(self._methods, segments, strict=True)
         ]
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
@@ -275,6 +278,23 @@ class SearchIndex:
     def names(self, hits: Sequence[Hit]) -> list[str]:
         """The tool names of ``hits``."""
         return [hit.entry["tool"]["name"] for hit in hits]
+
+
+def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
+    resource = next((s for s in reversed(segments) if not _PARAMETER.match(s)), "")
+    return method, resource, bool(segments and _PARAMETER.match(segments[-1]))
+
+
+def _trimmed(method: str, segments: list[str]) -> tuple[list[str], list[str]]:
+    """A path's segments without the OData suffixes that say how, not what, and those suffixes.
+
+    ``/$ref``, ``/$value`` and ``/$count`` act on the resource before them, and so does a GET's type
+    cast (``/members/microsoft.graph.user``: a namespaced name without the parentheses of a function).
+    """
+    end = len(segments)
+    while end > 1 and (segments[end - 1].startswith("$") or (method == "GET" and _CAST.match(segments[end - 1]))):
+        end -= 1
+    return segments[:end], segments[end:]
 
 
 def summary_of(entry: ToolEntry) -> dict[str, Any]:
