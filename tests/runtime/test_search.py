@@ -100,6 +100,10 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     # A verb's particle said apart from it still makes the phrase: "take Bob out" removes him.
     assert intent("take Bob out of the Finance group") == {"DELETE"}
     assert stem("disable") in query_terms("turn the nightly workflow off")
+    # A contraction is the word before it; another form of a lexicon word is that word.
+    assert not {stem("what"), "s"} & set(query_terms("what's been happening? what’s new?"))
+    assert stem("carol") in query_terms("who is Carol’s manager")
+    assert {stem("event"), stem("activity")} <= set(query_terms("what's been happening in the repo"))
     # "set" Dave as manager is not about settings.
     assert stem("settings") != stem("set")
 

@@ -107,7 +107,7 @@ _VALUES = _wordset(
     "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
     "minute minutes day days weeks months years ago last next previous soon later earlier first second "
     "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-    "july august september october november december am pm percent usd eur dollars euros"
+    "july august september october november december am pm percent usd eur dollars euros old older oldest"
 )
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
@@ -131,7 +131,7 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _QUOTED.sub(" ", text)
+    text = _CONTRACTION.sub("", _QUOTED.sub(" ", text.replace("’", "'")))
     action, colon, _ = text.partition(": ")
     if colon and intent(action):
         text = action
@@ -161,8 +161,26 @@ def query_terms(text: str) -> dict[str, float]:
             word = said[index]
             if word not in STOPWORDS:
                 weights.setdefault(stem(word), VALUE_WEIGHT if word in _VALUES or word.isdigit() else 1.0)
+                # Another form of a word the lexicon knows: "happening" as "happened".
+                synonyms, weight = _lexicon_stems().get(stem(word), ((), 0.0))
+                for term in synonyms:
+                    weights.setdefault(stem(term), weight)
             index += 1
     return weights
+
+
+# "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
+_CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
+    """The lexicon's single words by their stems (the first entry of a stem wins)."""
+    found: dict[str, tuple[tuple[str, ...], float]] = {}
+    for key, value in EVERYDAY.items():
+        if " " not in key and key not in STOPWORDS:
+            found.setdefault(stem(key), value)
+    return found
 
 
 # An action the request says not to take: "draft it but don't send it yet", "do not notify anyone".
