@@ -159,8 +159,12 @@ def query_terms(text: str) -> dict[str, float]:
                 break
         else:
             word = said[index]
-            if word not in STOPWORDS:
-                weights.setdefault(stem(word), VALUE_WEIGHT if word in _VALUES or word.isdigit() else 1.0)
+            if word in STOPWORDS:
+                pass
+            elif word in _VALUES or word.isdigit():
+                weights.setdefault(stem(word), VALUE_WEIGHT)
+            else:
+                weights.setdefault(stem(word), 1.0)
                 # Another form of a word the lexicon knows: "happening" as "happened".
                 synonyms, weight = _lexicon_stems().get(stem(word), ((), 0.0))
                 for term in synonyms:
