@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES
 from helpers import contract_of
 from mcpforge.runtime.contract import ToolEntry
-from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, rpc_method
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
 from mcpforge.runtime.modes.words import intent, query_terms, stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
@@ -186,6 +186,24 @@ def test_odata_suffixes_are_of_the_resource_before_them() -> None:
     index = index_of(entries)
     assert first(index, "set Dave as Erin's manager", limit=1) == ["manager_set"]
     assert "owners" in first(index, "get members and owners", limit=3)  # two of the members' forms, then owners
+
+
+def test_an_action_named_in_the_path_is_what_the_operation_does() -> None:
+    # AWS calls every action with GET or POST, Slack with POST: the verb in the name says what it does.
+    entries = [
+        entry(f"{method}_{action}", method, f"/#Action={action}", f"{action} for IAM users")
+        for action in ("CreateUser", "DeleteUser", "ListUsers", "GetUser")
+        for method in ("GET", "POST")
+    ]
+    status = "Whether a user being deleted is deleted yet: the deletion status of a deleted user"
+    entries.append(entry("GET_GetUserDeletionStatus", "GET", "/#Action=GetUserDeletionStatus", status))
+    index = index_of(entries)
+    assert set(first(index, "delete the old test user", limit=2)) == {"GET_DeleteUser", "POST_DeleteUser"}
+    assert set(first(index, "list the users", limit=2)) == {"GET_ListUsers", "POST_ListUsers"}
+    assert rpc_method("POST", ["conversations.list"]) == ("GET", True)
+    assert rpc_method("POST", ["chat.postMessage"]) == ("POST", False)
+    assert rpc_method("POST", ["repos", "{id}", "runs", "{run}", "cancel"]) == ("POST", False)  # a word, not a name
+    assert rpc_method("GET", ["users", "{id}"]) == ("GET", False) and rpc_method("GET", ["users"]) == ("GET", True)
 
 
 def test_an_empty_request_finds_nothing() -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "analyse",
     "entry_texts",
     "operation_texts",
+    "rpc_method",
     "summary_of",
 ]
 
@@ -120,9 +121,8 @@ def operation_texts(
     method = method.upper()
     segments, suffixes = _trimmed(method, [s for s in path.split("/") if s])
     static = [s for s in segments if not _PARAMETER.match(s)]
-    action = _ACTIONS.get(method, "")
-    if method == "GET" and segments and not _PARAMETER.match(segments[-1]):
-        action = "list all"  # a collection (an item's GET says "single": "one pet by id")
+    method, listing = rpc_method(method, segments)
+    action = "list all" if listing else _ACTIONS.get(method, "")
     names: list[str] = []
     notes: list[str] = []
     if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
@@ -229,10 +229,11 @@ class SearchIndex:
                     weighted[term] += weight / norm
             for term, tf in weighted.items():
                 self._postings[term].append((number, idf[term] * tf / (self.weights.k1 + tf)))
-        self._methods = [entry["method"].upper() for entry in self.entries]
+        methods = [entry["method"].upper() for entry in self.entries]
         # Paths without their OData suffixes: a list and its count or type cast are one action.
         paths = [[s for s in e["path"].split("/") if s] for e in self.entries]
-        segments = [_trimmed(method, s)[0] for method, s in zip(self._methods, paths, strict=True)]
+        segments = [_trimmed(method, s)[0] for method, s in zip(methods, paths, strict=True)]
+        self._methods = [rpc_method(method, s)[0] for method, s in zip(methods, segments, strict=True)]
         # An operation with a short path is the general one, before its variants.
         self._prior = [1 / (1 + self.weights.length * max(len(s) - 1, 0)) for s in segments]
         # An action: the method, the resource, and whether the path names one item of it (listing
@@ -278,6 +279,33 @@ class SearchIndex:
     def names(self, hits: Sequence[Hit]) -> list[str]:
         """The tool names of ``hits``."""
         return [hit.entry["tool"]["name"] for hit in hits]
+
+
+# What an action named in a path does: AWS's /#Action=DeleteUser, Slack's /conversations.list and
+# /chat.postMessage, Graph's /microsoft.graph.getMemberGroups. Such APIs call every action with GET
+# or POST: the verb in the name, not the HTTP method, says whether it reads, writes or deletes.
+_RPC_VERBS = {
+    **dict.fromkeys(("list", "search", "query", "find"), "LIST"),
+    **dict.fromkeys(("get", "describe", "read", "fetch", "lookup", "info", "view", "history"), "GET"),
+    **dict.fromkeys(("create", "add", "post", "insert", "new", "upload", "send", "attach", "register"), "POST"),
+    **dict.fromkeys(("put", "set", "replace"), "PUT"),
+    **dict.fromkeys(("update", "modify", "edit", "change", "rename", "enable", "disable"), "PATCH"),
+    **dict.fromkeys(("delete", "remove", "detach", "destroy", "drop", "revoke", "deregister"), "DELETE"),
+}
+_NAMED_ACTION = re.compile(r"(?:^|[.=])([a-z]+|[A-Z][a-z]+)[A-Z][A-Za-z0-9]*$|\.([a-z]+)$")
+
+
+def rpc_method(method: str, segments: Sequence[str]) -> tuple[str, bool]:
+    """The method an operation acts as, and whether it lists: its path's named action's, else its own.
+
+    A GET of a collection lists; a GET of an item gets one.
+    """
+    last = segments[-1] if segments else ""
+    found = None if _PARAMETER.match(last) else _NAMED_ACTION.search(last)
+    verb = _RPC_VERBS.get((found.group(1) or found.group(2)).lower()) if found else None
+    if verb is not None:
+        return ("GET", True) if verb == "LIST" else (verb, False)
+    return method, method == "GET" and bool(segments) and not _PARAMETER.match(segments[-1])
 
 
 def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:

@@ -189,6 +189,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "who": (("list", "member", "user"), 0.4),
     "what": (("get", "list"), 0.2),
     "how many": (("list", "count"), 0.5),
+    "how much": (("amount", "balance", "total", "usage"), 0.4),
     "check": (("get", "status", "check", "verify"), 0.4),
     "send": (("send", "create"), 0.6),
     "reply": (("reply", "comment", "respond"), 0.6),
