@@ -120,6 +120,12 @@ def test_the_first_action_word_says_which_method() -> None:
     assert intent("drop the old table") == {"DELETE"}
     assert intent("stop sending me updates about PROJ-5") == {"DELETE"}
     assert intent("the weather in Paris") == frozenset()
+    # A thing sent, said first, is the verb: "email the report" sends one; "flag Jack's email" does not.
+    assert intent("email the weekly report to the sales team") == {"POST", "PUT"}
+    assert stem("send") in query_terms("email the weekly report to the sales team")
+    assert intent("flag Jack's email") == {"PATCH", "PUT", "POST"} and stem("send") not in query_terms(
+        "flag Jack's email"
+    )
 
 
 @pytest.mark.parametrize(

@@ -368,7 +368,8 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
     ("create add make new post submit send register publish upload invite save store book put text", CREATE),
     (
-        "update change edit modify rename fix set enable disable toggle turn switch archive mark close reopen give",
+        "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
+        "give",
         UPDATE,
     ),
     ("list show get find search see view read fetch which who what how look any anything", READ),

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .lexicon import EVERYDAY, INTENT_PHRASES, INTENT_VERBS
+from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS
 
 __all__ = ["intent", "query_terms", "stem", "terms", "words"]
 
@@ -145,6 +145,8 @@ def query_terms(text: str) -> dict[str, float]:
         else:
             tokens.append(_value_free(token))
     said = _said(" ".join(tokens))
+    if said and said[0] in _SENT:  # "email the report to the team": a message to send
+        weights[stem("send")] = 0.8
     index = 0
     while index < len(said):
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
@@ -185,6 +187,10 @@ def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
         if " " not in key and key not in STOPWORDS:
             found.setdefault(stem(key), value)
     return found
+
+
+# Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
+_SENT = frozenset({"email", "mail", "text", "message", "dm"})
 
 
 # An action the request says not to take: "draft it but don't send it yet", "do not notify anyone".
@@ -233,6 +239,8 @@ def _methods_of(word: str) -> frozenset[str]:
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
     said = _said(text)
+    if said and said[0] in _SENT:
+        return CREATE
     for index, word in enumerate(said):
         for size in (3, 2):
             methods = INTENT_PHRASES.get(" ".join(said[index : index + size]))
