@@ -131,7 +131,7 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _CONTRACTION.sub("", _QUOTED.sub(" ", text.replace("’", "'")))
+    text = _CONTRACTION.sub("", _QUOTED.sub(" ", text.replace("\u2019", "'")))
     action, colon, _ = text.partition(": ")
     if colon and intent(action):
         text = action
