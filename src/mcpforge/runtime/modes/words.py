@@ -131,13 +131,13 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _CONTRACTION.sub("", _QUOTED.sub(" ", text.replace("\u2019", "'")))
+    text = _QUOTED.sub(" ", text)
     action, colon, _ = text.partition(": ")
     if colon and intent(action):
         text = action
     weights: dict[str, float] = {}
     tokens = []
-    for token in _NOT_DOING.sub(_not_done, text).split():
+    for token in _meant(text).split():
         if _COMPOUND.fullmatch(token.strip(",.;:!?()")):
             # A product's name: its parts are not the lexicon's words ("SharePoint" asks nothing of sharing).
             weights.update((stem(part), 1.0) for part in words(token) if part not in STOPWORDS)
@@ -197,6 +197,11 @@ _SENT = frozenset({"email", "mail", "text", "message", "dm"})
 _NOT_DOING = re.compile(r"\b(?:don'?t|do not|never)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
 
 
+def _meant(text: str) -> str:
+    """A request as it is read: contractions as the word before them, what it says not to do left out."""
+    return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text.replace("\u2019", "'")))
+
+
 def _not_done(match: re.Match[str]) -> str:
     # Only an action ("don't send"): "users who don't have MFA" asks about them.
     return " " if _methods_of(match.group(1).lower()) else match.group(0)
@@ -238,7 +243,7 @@ def _methods_of(word: str) -> frozenset[str]:
 
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = _said(text)
+    said = _said(_meant(text))
     if said and said[0] in _SENT:
         return CREATE
     for index, word in enumerate(said):
