@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES
 from helpers import contract_of
 from mcpforge.runtime.contract import ToolEntry
-from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, rpc_method
+from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, operation_texts, rpc_method
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
 from mcpforge.runtime.modes.words import intent, query_terms, stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
@@ -211,6 +211,11 @@ def test_an_action_named_in_the_path_is_what_the_operation_does() -> None:
     assert rpc_method("POST", ["chat.postMessage"]) == ("POST", False)
     assert rpc_method("POST", ["repos", "{id}", "runs", "{run}", "cancel"]) == ("POST", False)  # a word, not a name
     assert rpc_method("GET", ["users", "{id}"]) == ("GET", False) and rpc_method("GET", ["users"]) == ("GET", True)
+    # A named action is not an OData type cast: /api/users.info gets one user, it does not list "api".
+    texts = operation_texts(
+        name="x", title="", method="GET", path="/api/users.info", toolsets=[], description="", input_schema={}
+    )
+    assert (texts["action"], texts["resource"]) == ("get single", "users.info")
 
 
 def test_an_empty_request_finds_nothing() -> None:

@@ -240,9 +240,7 @@ class SearchIndex:
         # An action: the method, the resource, and whether the path names one item of it (listing
         # pull requests and getting one are two actions; /me/x and /users/{id}/x are one, and so
         # are a list and its count or type cast).
-        self._actions = [
-            _action(method, _trimmed(method, s)[0]) for method, s in zip(self._methods, segments, strict=True)
-        ]
+        self._actions = [_action(method, s) for method, s in zip(self._methods, segments, strict=True)]
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -301,12 +299,16 @@ def rpc_method(method: str, segments: Sequence[str]) -> tuple[str, bool]:
 
     A GET of a collection lists; a GET of an item gets one.
     """
-    last = segments[-1] if segments else ""
-    found = None if _PARAMETER.match(last) else _NAMED_ACTION.search(last)
-    verb = _RPC_VERBS.get((found.group(1) or found.group(2)).lower()) if found else None
+    verb = _named_verb(segments[-1]) if segments else None
     if verb is not None:
         return ("GET", True) if verb == "LIST" else (verb, False)
     return method, method == "GET" and bool(segments) and not _PARAMETER.match(segments[-1])
+
+
+def _named_verb(segment: str) -> str | None:
+    """What the action a path segment names does ("LIST", "GET", "POST", ...), if it names one."""
+    found = None if _PARAMETER.match(segment) else _NAMED_ACTION.search(segment)
+    return _RPC_VERBS.get((found.group(1) or found.group(2)).lower()) if found else None
 
 
 def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
@@ -318,12 +320,17 @@ def _trimmed(method: str, segments: list[str]) -> tuple[list[str], list[str]]:
     """A path's segments without the OData suffixes that say how, not what, and those suffixes.
 
     ``/$ref``, ``/$value`` and ``/$count`` act on the resource before them, and so does a GET's type
-    cast (``/members/microsoft.graph.user``: a namespaced name without the parentheses of a function).
+    cast (``/members/microsoft.graph.user``: a namespaced name without the parentheses of a function,
+    and not an action such as ``/users.info``).
     """
     end = len(segments)
-    while end > 1 and (segments[end - 1].startswith("$") or (method == "GET" and _CAST.match(segments[end - 1]))):
+    while end > 1 and (segments[end - 1].startswith("$") or (method == "GET" and _is_cast(segments[end - 1]))):
         end -= 1
     return segments[:end], segments[end:]
+
+
+def _is_cast(segment: str) -> bool:
+    return bool(_CAST.match(segment)) and _named_verb(segment) is None
 
 
 def summary_of(entry: ToolEntry) -> dict[str, Any]:
