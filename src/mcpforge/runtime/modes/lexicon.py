@@ -10,7 +10,7 @@ dropped, hyphens as spaces), matched as phrases before single words.
 
 from __future__ import annotations
 
-__all__ = ["CREATE", "DELETE", "EVERYDAY", "INTENT_PHRASES", "INTENT_VERBS", "READ", "UPDATE"]
+__all__ = ["CREATE", "DELETE", "EVERYDAY", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE"]
 
 # To stop hearing about something: "stop sending me updates", "stop notifying me".
 _UNWATCH = (("unsubscribe", "unwatch", "watcher", "subscription", "notification", "delete"), 0.6)
@@ -379,3 +379,6 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     ("list show get find search see view read fetch which who what how look any anything", READ),
 )
+
+# Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
+SENT = frozenset({"email", "mail", "text", "message", "dm"})

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS
+from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS, SENT
 
 __all__ = ["intent", "query_terms", "stem", "terms", "words"]
 
@@ -145,7 +145,7 @@ def query_terms(text: str) -> dict[str, float]:
         else:
             tokens.append(_value_free(token))
     said = _said(" ".join(tokens))
-    if said and said[0] in _SENT:  # "email the report to the team": a message to send
+    if said and said[0] in SENT:  # "email the report to the team": a message to send
         weights[stem("send")] = 0.8
     index = 0
     while index < len(said):
@@ -187,10 +187,6 @@ def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
         if " " not in key and key not in STOPWORDS:
             found.setdefault(stem(key), value)
     return found
-
-
-# Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
-_SENT = frozenset({"email", "mail", "text", "message", "dm"})
 
 
 # An action the request says not to take: "draft it but don't send it yet", "do not notify anyone".
@@ -244,7 +240,7 @@ def _methods_of(word: str) -> frozenset[str]:
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
     said = _said(_meant(text))
-    if said and said[0] in _SENT:
+    if said and said[0] in SENT:
         return CREATE
     for index, word in enumerate(said):
         for size in (3, 2):
