@@ -24,9 +24,10 @@ from typing import Any
 
 import anyio
 from mcp import Client
+from shared_corpus import GITHUB  # one place finds the shared corpus (bench/ is on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+DEFAULT = GITHUB
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 SERVER_SET = {"authorization", "content-type", "accept"}
 

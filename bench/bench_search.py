@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from shared_corpus import CORPUS, TOOLS  # one place finds the shared corpus (bench/ is on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
 TASKS = sorted((ROOT / "bench" / "search").glob("*.yaml"))
 KS = (1, 5, 10)
 
@@ -67,7 +67,7 @@ def _document(spec: str) -> Path:
     """A task set's document: a path in the shared corpus, or ``apis-guru:NAME`` in the APIs.guru directory."""
     if spec.startswith("apis-guru:"):
         folder = subprocess.run(
-            [str(CORPUS.parent / "tools" / "fetch-apis-guru.sh")], check=True, capture_output=True, text=True
+            [str(TOOLS / "fetch-apis-guru.sh")], check=True, capture_output=True, text=True
         ).stdout.strip()
         return Path(folder) / spec.removeprefix("apis-guru:")
     return CORPUS / spec

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from shared_corpus import GITHUB  # one place finds the shared corpus (bench/ is on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+DEFAULT = GITHUB
 UPSTREAM = """
 import sys, uvicorn
 async def app(scope, receive, send):

@@ -40,8 +40,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from shared_corpus import GITHUB  # one place finds the shared corpus (bench/ is on the path)
+
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ROOT.parent / "shared" / "corpus" / "bench" / "octokit-openapi__generated_api.github.com.json"
+DEFAULT = GITHUB
 SESSIONS_PER_CLIENT = 25
 
 UPSTREAM = """

@@ -30,8 +30,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from shared_corpus import TOOLS  # one place finds the shared corpus (bench/ is on the path)
+
 ROOT = Path(__file__).resolve().parent.parent
-FETCH = ROOT.parent / "shared" / "tools" / "fetch-apis-guru.sh"
+FETCH = TOOLS / "fetch-apis-guru.sh"
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 TIMEOUT = 180  # seconds per document
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -17,20 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 
-def _find_corpus() -> Path:
-    """The shared corpus of real documents: ``$MCPFORGE_CORPUS``, else the nearest ``shared/corpus``
-    beside the checkout or in a folder above it (a clone may sit anywhere below the workspace)."""
-    given = os.environ.get("MCPFORGE_CORPUS")
-    if given:
-        return Path(given)
-    for parent in ROOT.parents:
-        candidate = parent / "shared" / "corpus"
-        if candidate.is_dir():
-            return candidate
-    return ROOT.parent / "shared" / "corpus"
-
-
-CORPUS = _find_corpus()
+# The shared corpus of real documents, found as the benchmarks find it (bench/shared_corpus.py).
+sys.path.insert(0, str(ROOT / "bench"))
+CORPUS: Path = importlib.import_module("shared_corpus").CORPUS
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
