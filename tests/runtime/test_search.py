@@ -104,6 +104,8 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     assert not {stem("what"), "s"} & set(query_terms("what's been happening? what’s new?"))
     assert stem("carol") in query_terms("who is Carol’s manager")
     assert {stem("event"), stem("activity")} <= set(query_terms("what's been happening in the repo"))
+    # Everyday words for a manager and a folder in a folder.
+    assert stem("manager") in query_terms("who is my boss") and stem("child") in query_terms("make a sub-folder")
     # "set" Dave as manager is not about settings.
     assert stem("settings") != stem("set")
 
