@@ -220,6 +220,25 @@ def test_an_action_named_in_the_path_is_what_the_operation_does() -> None:
     assert (texts["action"], texts["resource"]) == ("get single", "users.info")
 
 
+def test_a_body_in_defs_is_read_as_an_inline_one() -> None:
+    # A shared or recursive body schema lives in the input schema's $defs: its fields are the same words.
+    event = {
+        "allOf": [{"$ref": "#/$defs/entity"}, {"properties": {"showAs": {"description": "Busy or free"}}}],
+        "properties": {"subject": {"type": "string"}, "recurrence": {"$ref": "#/$defs/event"}},
+    }
+    schema = {
+        "type": "object",
+        "properties": {"body": {"$ref": "#/$defs/event"}},
+        "$defs": {"event": event, "entity": {"properties": {"id": {}}, "allOf": [{"$ref": "#/$defs/entity"}]}},
+    }
+    texts = operation_texts(
+        name="x", title="", method="POST", path="/me/events", toolsets=[], description="", input_schema=schema
+    )
+    # The self-including entity ends; the recursive event is read to the usual depth, not for ever.
+    assert list(dict.fromkeys(texts["arguments"].split())) == ["id", "showAs", "subject", "recurrence"]
+    assert texts["details"].startswith("Busy or free")
+
+
 def test_an_empty_request_finds_nothing() -> None:
     assert first(index_of(ENTRIES), "the of and") == []
 

@@ -75,6 +75,7 @@ FIELDS = (
 )  # fmt: skip
 _PARAMETER = re.compile(r"^\{[^}]*\}$")
 _CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_DEFS = "#/$defs/"
 _AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
 # What an operation does, from its method and the shape of its path, in the words the lexicon maps
 # people's words to (words.EVERYDAY: "show" is get and list, "make" is create). A request's terms add
@@ -129,7 +130,8 @@ def operation_texts(
     if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
         input_schema = {**input_schema, "properties": {**input_schema["properties"]}}
         del input_schema["properties"][select]
-    _arguments(input_schema, names, notes, 0, {} if memo is None else memo)
+    defs = input_schema.get("$defs") if isinstance(input_schema, dict) else None
+    _arguments(input_schema, names, notes, 0, {} if memo is None else memo, defs if isinstance(defs, dict) else {})
     return {
         "action": action,
         "name": name,
@@ -139,7 +141,7 @@ def operation_texts(
         "tags": " ".join(dict.fromkeys(toolsets)),
         "description": description,
         "arguments": " ".join(names),
-        "details": " ".join(notes),
+        "details": " ".join(dict.fromkeys(notes)),
     }
 
 
@@ -171,23 +173,34 @@ def analyse(texts: Mapping[str, str], seen: dict[str, list[str]] | None = None) 
     return analysed
 
 
-def _arguments(schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo) -> None:
-    """The names and descriptions of a schema's properties, through allOf/anyOf/oneOf, two levels down."""
+def _arguments(
+    schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo, defs: Mapping[str, Any]
+) -> None:
+    """The names and descriptions of a schema's properties, through allOf/anyOf/oneOf and the input
+    schema's own ``$defs`` (where a shared or recursive body lives), two levels down."""
     if not isinstance(schema, dict) or depth > 2:
         return
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_DEFS):
+        schema = defs.get(ref[len(_DEFS) :])
+        if not isinstance(schema, dict):
+            return
     found = memo.get((id(schema), depth))
     if found is None or found[0] is not schema:
         found = (schema, [], [])
-        _walk(schema, found[1], found[2], depth, memo)
-        memo[(id(schema), depth)] = found
-    names.extend(found[1])
-    notes.extend(found[2])
+        memo[(id(schema), depth)] = found  # before the walk: a schema that includes itself ends here
+        _walk(schema, found[1], found[2], depth, memo, defs)
+    if found[1] is not names:
+        names.extend(found[1])
+        notes.extend(found[2])
 
 
-def _walk(schema: dict[str, Any], names: list[str], notes: list[str], depth: int, memo: ArgumentMemo) -> None:
+def _walk(
+    schema: dict[str, Any], names: list[str], notes: list[str], depth: int, memo: ArgumentMemo, defs: Mapping[str, Any]
+) -> None:
     for key in ("allOf", "anyOf", "oneOf"):
         for part in schema.get(key, ()):
-            _arguments(part, names, notes, depth, memo)
+            _arguments(part, names, notes, depth, memo, defs)
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         return
@@ -197,7 +210,7 @@ def _walk(schema: dict[str, Any], names: list[str], notes: list[str], depth: int
         if isinstance(value, dict):
             if isinstance(value.get("description"), str):
                 notes.append(value["description"])
-            _arguments(value, names, notes, depth + 1, memo)
+            _arguments(value, names, notes, depth + 1, memo, defs)
 
 
 class SearchIndex:
