@@ -131,6 +131,39 @@ def test_the_first_action_word_says_which_method() -> None:
     )
 
 
+def test_spellings_hyphens_and_what_someone_did_are_read_as_meant() -> None:
+    # British and American spellings meet, on both sides; word families the stemmer keeps stay together.
+    assert stem("favourites") == stem("favorite") and stem("organisation") == stem("organizations")
+    assert stem("licence") == stem("license") and stem("advertising") == stem("advertisement")
+    # A hyphenated word is also the word written whole ("to-do" is the todo list, not "to" and "do").
+    assert stem("todo") in query_terms("add a to-do to renew my passport") and stem("email") in query_terms("e-mail")
+    # What someone did says which things; what the request asks is the other verb.
+    added = query_terms("show me the movies I added this week")
+    assert intent("show me the movies I added this week") == {"GET"}
+    assert added[stem("add")] == 0.5 and stem("create") not in added
+    assert intent("bring back the file I deleted yesterday") == {"PATCH", "PUT", "POST"}
+    assert stem("limit") in query_terms("how many droplets am I allowed to create")  # a question, not a deed
+    # A request that starts by asking when or where reads; "when" later in it asks nothing.
+    assert intent("when does my next shift start") == {"GET"}
+    assert intent("alert me when CPU goes over 80 percent") == frozenset()
+    # A product's name the lexicon knows is its words, not its parts'.
+    sharepoint = query_terms("delete the equipment list on our SharePoint site")
+    assert stem("share") not in sharepoint and stem("site") in sharepoint
+    assert query_terms("how much space is left on my OneDrive")[stem("drive")] == 1.0  # a part said counts fully
+
+
+def test_doing_again_is_doing_where_the_api_has_no_word_for_again() -> None:
+    entries = [
+        entry("refresh_library", "GET", "/Library/Refresh", "Starts a library scan"),
+        entry("library_folders", "GET", "/Library/MediaFolders", "Gets the library's folders"),
+        entry("restore_item", "POST", "/items/{id}/restore", "Restore a deleted item"),
+        entry("store_item", "POST", "/items/{id}/store", "Store an item"),
+    ]
+    index = index_of(entries)
+    assert first(index, "rescan the library", limit=1) == ["refresh_library"]
+    assert first(index, "restore the item", limit=1) == ["restore_item"]  # a word the API has stays that word
+
+
 @pytest.mark.parametrize(
     ("request_", "expected"),
     [

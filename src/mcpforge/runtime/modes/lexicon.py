@@ -341,6 +341,19 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "top level": (("root",), 0.7),
     "top of": (("root",), 0.6),
     "phone number": (("phone", "number", "mobile"), 0.8),
+    # products named as one word, whose parts would say something else
+    "sharepoint": (("site", "list"), 0.6),
+    "standup": (("meeting", "event"), 0.8),
+    "stand up": (("meeting", "event"), 0.8),
+    "one on one": (("meeting", "event"), 0.8),
+    "catch up": (("meeting", "event"), 0.6),
+    "poster": (("image", "picture"), 0.8),
+    "artwork": (("image", "picture"), 0.8),
+    "cover art": (("image", "picture"), 0.8),
+    "thumbnail": (("image", "thumb"), 0.7),
+    "middle of": (("resume", "progress"), 0.6),
+    "where i left off": (("resume", "progress"), 0.7),
+    "pick up where": (("resume", "progress"), 0.7),
     "mobile number": (("phone", "number", "mobile"), 0.8),
     # who "me" is: the signed-in user
     "am i": (("me", "authenticated", "current"), 0.5),
@@ -372,6 +385,7 @@ INTENT_PHRASES = {
     "file an": CREATE,
     "look up": READ,
     "look at": READ,
+    "bring back": UPDATE,
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),

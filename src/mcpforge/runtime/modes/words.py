@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS, SENT
+from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS, READ, SENT
 
 __all__ = ["intent", "query_terms", "stem", "terms", "words"]
 
@@ -47,6 +47,30 @@ _COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
 # Nouns the stemmer would merge with a verb people say: "set" Dave as manager is not about settings.
 _NOUNS = {"setting": "setting", "settings": "setting"}
+# British spellings as American ones, by the start of the word ("favourites", "organisation"), on both
+# sides: a British request finds an American document and the other way round. A list, not a rule:
+# "-ise" to "-ize" everywhere would part "advertising" from "advertisement".
+_BRITISH = {
+    british: american
+    for british, _, american in (
+        pair.partition("=")
+        for pair in _wordset(
+            "favour=favor colour=color behaviour=behavior honour=honor neighbour=neighbor labour=labor "
+            "flavour=flavor humour=humor rumour=rumor licence=license catalogue=catalog dialogue=dialog "
+            "analogue=analog centre=center theatre=theater metre=meter litre=liter fibre=fiber "
+            "programme=program defence=defense offence=offense judgement=judgment grey=gray analyse=analyze "
+            "acknowledgement=acknowledgment organis=organiz authoris=authoriz customis=customiz "
+            "synchronis=synchroniz prioritis=prioritiz summaris=summariz recognis=recogniz optimis=optimiz "
+            "minimis=minimiz maximis=maximiz initialis=initializ normalis=normaliz serialis=serializ "
+            "utilis=utiliz visualis=visualiz finalis=finaliz personalis=personaliz categoris=categoriz "
+            "apologis=apologiz centralis=centraliz specialis=specializ standardis=standardiz "
+            "memoris=memoriz capitalis=capitaliz localis=localiz tokenis=tokeniz sanitis=sanitiz "
+            "randomis=randomiz virtualis=virtualiz digitis=digitiz itemis=itemiz "
+            "criticis=criticiz anonymis=anonymiz"
+        )
+    )
+}
+_BRITISH_START = re.compile("|".join(sorted(_BRITISH, key=len, reverse=True)))
 
 
 @lru_cache(maxsize=65536)
@@ -56,6 +80,9 @@ def stem(word: str) -> str:
         return word
     if word in _NOUNS:
         return _NOUNS[word]
+    british = _BRITISH_START.match(word)
+    if british:
+        word = _BRITISH[british.group()] + word[british.end() :]
     stemmed: str = _stemmer().stemWord(word)
     return stemmed
 
@@ -136,19 +163,31 @@ def query_terms(text: str) -> dict[str, float]:
     if colon and intent(action):
         text = action
     weights: dict[str, float] = {}
+    parts: dict[str, float] = {}  # of names written as one word
     tokens = []
     for token in _meant(text).split():
-        if _COMPOUND.fullmatch(token.strip(",.;:!?()")):
-            # A product's name: its parts are not the lexicon's words ("SharePoint" asks nothing of sharing).
-            weights.update((stem(part), 1.0) for part in words(token) if part not in STOPWORDS)
+        bare = token.strip(",.;:!?()")
+        if _COMPOUND.fullmatch(bare):
+            # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
+            # in general), and where the lexicon knows the name, its words are what the parts would mean
+            # ("SharePoint" asks nothing of sharing).
+            if bare.lower() not in EVERYDAY:
+                parts.update((stem(part), 1.0) for part in words(token) if part not in STOPWORDS)
             tokens.append(token.lower())
         else:
+            if _HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
+                weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
             tokens.append(_value_free(token))
     said = _said(" ".join(tokens))
     if said and said[0] in SENT:  # "email the report to the team": a message to send
         weights[stem("send")] = 0.8
+    described = _described(said)
     index = 0
     while index < len(said):
+        if index in described:  # "the movies I added": which movies, not what to do
+            weights.setdefault(stem(said[index]), _DESCRIBING)
+            index += 1
+            continue
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
             phrase = " ".join(said[index : index + size])
             if phrase in EVERYDAY:
@@ -172,7 +211,31 @@ def query_terms(text: str) -> dict[str, float]:
                 for term in synonyms:
                     weights.setdefault(stem(term), weight)
             index += 1
+    for term, weight in parts.items():
+        weights[term] = max(weight, weights.get(term, 0.0))
     return weights
+
+
+# A verb that says which things ("the file I deleted"): less than a word said.
+_DESCRIBING = 0.5
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+# Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
+# things, not what to do now.
+_DOERS = _wordset("i we you they he she someone somebody")
+_BE = _wordset("am is are was were be been")
+_ASKING = _wordset("when where")
+_PAST = _wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
+
+
+def _described(said: list[str]) -> set[int]:
+    """Where in ``said`` a verb describes a thing by what someone did to it."""
+    return {
+        index
+        for index in range(1, len(said))
+        if said[index - 1] in _DOERS
+        and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
+        and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
+    }
 
 
 # "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
@@ -242,7 +305,12 @@ def intent(text: str) -> frozenset[str]:
     said = _said(_meant(text))
     if said and said[0] in SENT:
         return CREATE
+    if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
+        return READ
+    described = _described(said)
     for index, word in enumerate(said):
+        if index in described:
+            continue
         for size in (3, 2):
             methods = INTENT_PHRASES.get(" ".join(said[index : index + size]))
             if methods:
