@@ -120,6 +120,7 @@ def test_the_first_action_word_says_which_method() -> None:
     assert intent("put Jane in the Sales group") == {"POST", "PUT"}
     assert intent("drop a note on the design doc") == {"POST", "PUT"}  # not "drop" as in delete
     assert intent("drop the old table") == {"DELETE"}
+    assert intent("share the design doc with the marketing team") == {"POST", "PUT"}  # a permission or link made
     assert intent("stop sending me updates about PROJ-5") == {"DELETE"}
     assert intent("the weather in Paris") == frozenset()
     assert intent("don't delete it, archive it") == {"PATCH", "PUT", "POST"}  # what it says not to do is not asked

@@ -389,7 +389,7 @@ INTENT_PHRASES = {
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
-    ("create add make new post submit send register publish upload invite save store book put text", CREATE),
+    ("create add make new post submit send register publish upload invite save store book put text share", CREATE),
     (
         "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
         "give",
