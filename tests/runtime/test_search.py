@@ -12,6 +12,7 @@ from conftest import FIXTURES
 from helpers import contract_of
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, operation_texts, rpc_method
+from mcpforge.runtime.modes.lexicon import CREATE
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
 from mcpforge.runtime.modes.words import intent, query_terms, stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
@@ -163,6 +164,30 @@ def test_doing_again_is_doing_where_the_api_has_no_word_for_again() -> None:
     index = index_of(entries)
     assert first(index, "rescan the library", limit=1) == ["refresh_library"]
     assert first(index, "restore the item", limit=1) == ["restore_item"]  # a word the API has stays that word
+
+
+def test_watching_replying_to_all_and_my_own_things_are_read_as_meant() -> None:
+    entries = [
+        entry("card_subscribed", "PUT", "/cards/{id}/subscribed", "Update whether the member is subscribed"),
+        entry("card_sticker", "DELETE", "/cards/{id}/stickers/{sticker}", "Delete a sticker from a card"),
+        entry("card_delete", "DELETE", "/cards/{id}", "Delete a card"),
+        entry("reply_all", "POST", "/me/messages/{id}/replyAll", "Reply to all recipients of a mail message"),
+        entry("thread_reply", "POST", "/groups/{id}/threads/{thread}/reply", "Reply to a conversation thread"),
+        entry("thread_posts", "GET", "/groups/{id}/threads/{thread}/posts", "List the posts of a thread"),
+        entry("threads", "GET", "/groups/{id}/threads", "List the threads of a group"),
+        entry("thread", "GET", "/groups/{id}/threads/{thread}", "Get a thread"),
+        entry("messages", "GET", "/me/messages", "List the messages in the mailbox"),
+        entry("member_boards", "GET", "/members/{id}/boards", "Get the boards of a member"),
+        entry("board", "GET", "/boards/{id}", "Get a board"),
+        entry("board_lists", "GET", "/boards/{id}/lists", "Get the lists of a board"),
+        entry("board_cards", "GET", "/boards/{id}/cards", "Get the cards of a board"),
+    ]
+    index = index_of(entries)
+    assert query_terms("stop watching this card").keys() >= {stem("subscription"), stem("unsubscribe")}
+    assert first(index, "stop watching this card", limit=1) == ["card_subscribed"]
+    assert intent("reply all to the budget thread") == CREATE
+    assert first(index, "reply all to the budget thread", limit=1) == ["reply_all"]  # an email idiom, not a thread
+    assert first(index, "show my boards", limit=1) == ["member_boards"]  # "my": the member who asks
 
 
 @pytest.mark.parametrize(

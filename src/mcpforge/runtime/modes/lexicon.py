@@ -201,6 +201,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "send": (("send", "create"), 0.6),
     "reply": (("reply", "comment", "respond"), 0.6),
     "respond": (("reply",), 0.6),
+    "reply all": (("reply", "all", "mail", "message"), 0.9),  # an email's answer to everyone on it
     "comment": (("comment", "reply"), 0.6),
     "forward": (("forward",), 1.0),
     "cancel": (("cancel", "delete", "stop"), 0.6),
@@ -214,6 +215,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "re-run": (("rerun", "run"), 0.8),
     "run again": (("rerun",), 0.8),
     "restart": (("rerun", "restart"), 0.6),
+    "reboot": (("restart", "reboot"), 0.8),
     "trigger": (("dispatch", "run", "trigger", "create"), 0.6),
     "kick off": (("dispatch", "run", "trigger", "start"), 0.7),
     "launch": (("run", "start", "create"), 0.5),
@@ -258,6 +260,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "decline": (("decline",), 1.0),
     "subscribe": (("subscription", "subscribe"), 0.7),
     "unsubscribe": (("subscription", "delete", "unsubscribe"), 0.7),
+    # to watch something is to subscribe to what happens to it
+    "watch": (("subscription", "subscribe", "watcher"), 0.6),
+    "unwatch": (("subscription", "unsubscribe", "watcher"), 0.7),
+    "stop watching": (("subscription", "subscribe", "unsubscribe", "unwatch", "watcher"), 0.7),
     "mark": (("update", "mark", "read"), 0.4),
     "count": (("count",), 1.0),
     "latest": (("latest", "list"), 0.4),
@@ -357,8 +363,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "mobile number": (("phone", "number", "mobile"), 0.8),
     # who "me" is: the signed-in user
     "am i": (("me", "authenticated", "current"), 0.5),
-    "my": (("me", "user"), 0.3),
-    "mine": (("me", "user"), 0.3),
+    "my": (("me", "user", "member"), 0.3),
+    "mine": (("me", "user", "member"), 0.3),
 }
 
 # The HTTP methods a request's action words ask for, first match wins; a phrase before its words
@@ -389,7 +395,10 @@ INTENT_PHRASES = {
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
-    ("create add make new post submit send register publish upload invite save store book put text share", CREATE),
+    (
+        "create add make new post submit send register publish upload invite save store book put text share reply",
+        CREATE,
+    ),
     (
         "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
         "give",
