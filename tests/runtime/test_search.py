@@ -14,7 +14,7 @@ from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, operation_texts, rpc_method
 from mcpforge.runtime.modes.lexicon import CREATE
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
-from mcpforge.runtime.modes.words import intent, query_terms, stem, words
+from mcpforge.runtime.modes.words import intent, names_someone, query_terms, stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
@@ -188,6 +188,31 @@ def test_watching_replying_to_all_and_my_own_things_are_read_as_meant() -> None:
     assert intent("reply all to the budget thread") == CREATE
     assert first(index, "reply all to the budget thread", limit=1) == ["reply_all"]  # an email idiom, not a thread
     assert first(index, "show my boards", limit=1) == ["member_boards"]  # "my": the member who asks
+
+
+def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
+    assert names_someone("what groups is Tom a member of") and names_someone("add Sam to the design board")
+    assert names_someone("are Anna and Ben free on Thursday")
+    for nobody in (
+        "who owns the Finance group",  # a thing named after an article
+        "we track bugs in Jira now",  # a product after a preposition
+        "rename the group to Finance and Accounting",
+        "make a board called Q3 Roadmap",
+        "set up a new Teams team by Friday",  # a word the lexicon knows, a day
+        'rename the "Doing" list',  # quoted text is what to write
+        "Show me my groups",  # the first word
+    ):
+        assert not names_someone(nobody), nobody
+    entries = [
+        entry("group_events", "GET", "/groups/{group-id}/events", "List events"),
+        entry("user_events", "GET", "/users/{user-id}/events", "List events"),
+        entry("devices", "GET", "/devices", "List devices"),
+        entry("user_devices", "GET", "/users/{user-id}/registeredDevices", "Get registeredDevices from users"),
+    ]
+    index = index_of(entries)
+    assert first(index, "what meetings does Anna have tomorrow", limit=1) == ["user_events"]
+    assert first(index, "what devices does Tom have", limit=1) == ["user_devices"]
+    assert first(index, "list all devices", limit=1) == ["devices"]
 
 
 @pytest.mark.parametrize(

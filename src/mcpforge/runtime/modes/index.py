@@ -19,6 +19,7 @@ The weights were set on mcpforge's own task sets (``bench/search``) with ``bench
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .words import intent, query_terms, terms
+from .words import intent, names_someone, query_terms, terms
 
 __all__ = [
     "FIELDS",
@@ -67,6 +68,7 @@ class Weights:
     intent: float = 0.5  # an operation of the method the request asks for: score x (1 + intent)
     length: float = 0.04  # per path segment beyond the first: score / (1 + length x segments)
     same_action: int = 2  # results of one action (method, resource) before the others are shown first
+    someone: float = 0.3  # a request naming a person, an operation on one person's things: score x (1 + someone)
 
 
 # The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
@@ -254,6 +256,7 @@ class SearchIndex:
         # pull requests and getting one are two actions; /me/x and /users/{id}/x are one, and so
         # are a list and its count or type cast).
         self._actions = [_action(method, s) for method, s in zip(self._methods, segments, strict=True)]
+        self._personal = [_personal(s) for s in paths]
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -270,6 +273,9 @@ class SearchIndex:
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
+        if names_someone(request):  # "what groups is Tom a member of": a user's groups, not a group's
+            personal, raised = self._personal, 1 + self.weights.someone
+            scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
         ranked = [
             (-(score * boost if wanted and methods[number] in wanted else score) * prior[number], number)
             for number, score in scores.items()
@@ -325,6 +331,18 @@ def _named_verb(segment: str) -> str | None:
     """What the action a path segment names does ("LIST", "GET", "POST", ...), if it names one."""
     found = None if _PARAMETER.match(segment) else _NAMED_ACTION.search(segment)
     return _RPC_VERBS.get((found.group(1) or found.group(2)).lower()) if found else None
+
+
+# Where a path reaches one person's things: /users/{id}/..., /members/{idMember}/..., /Users/{userId}/...
+_PEOPLE = frozenset({"user", "users", "member", "members", "people", "person", "persons"})
+
+
+def _personal(segments: list[str]) -> bool:
+    """Whether a path goes through one person (a users, members or people segment and its parameter)."""
+    return any(
+        segment.lower() in _PEOPLE and _PARAMETER.match(after) is not None
+        for segment, after in itertools.pairwise(segments)
+    )
 
 
 def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:

@@ -319,3 +319,33 @@ def intent(text: str) -> frozenset[str]:
         if methods:
             return methods
     return frozenset()
+
+
+# Someone named ("add Sam to the board", "what groups is Tom a member of"): the request is about a
+# person. A name is a capitalised word after a lower-case one that is not an article or a
+# preposition ("the Finance group", "Q3 Roadmap", "in Jira" name things), and not a word the lexicon
+# or the calendar knows.
+_NAME = re.compile(r"[A-Z][a-z]+")
+_NOT_BEFORE_A_NAME = _wordset(
+    "the a an this that these those our my your their his her its to as called named in on at into and or"
+)
+
+
+def names_someone(text: str) -> bool:
+    """Whether the request names a person."""
+    before = ""
+    for token in _meant(_QUOTED.sub(" ", text)).split():
+        bare = token.strip(",.;:!?()")
+        lower = bare.lower()
+        if (
+            _NAME.fullmatch(bare)
+            and before.islower()
+            and before not in _NOT_BEFORE_A_NAME
+            and lower not in _VALUES
+            and lower not in STOPWORDS
+            and stem(lower) not in _lexicon_stems()  # "Teams", "Outlook": the lexicon's words
+            and lower not in EVERYDAY
+        ):
+            return True
+        before = bare
+    return False
