@@ -101,6 +101,10 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     # A verb's particle said apart from it still makes the phrase: "take Bob out" removes him.
     assert intent("take Bob out of the Finance group") == {"DELETE"}
     assert stem("disable") in query_terms("turn the nightly workflow off")
+    assert intent("take Jo off this card") == {"DELETE"}
+    # ... unless what stands before the particle is time away: "take the day off", "take Friday off".
+    assert intent("take the day off on Friday") != {"DELETE"} and stem("leave") in query_terms("take the day off")
+    assert intent("I want to take Friday off") != {"DELETE"}
     # A contraction is the word before it; another form of a lexicon word is that word.
     assert not {stem("what"), "s"} & set(query_terms("what's been happening? what’s new?"))
     assert stem("carol") in query_terms("who is Carol’s manager")
@@ -188,6 +192,7 @@ def test_watching_replying_to_all_and_my_own_things_are_read_as_meant() -> None:
     assert intent("reply all to the budget thread") == CREATE
     assert first(index, "reply all to the budget thread", limit=1) == ["reply_all"]  # an email idiom, not a thread
     assert first(index, "show my boards", limit=1) == ["member_boards"]  # "my": the member who asks
+    assert stem("action") in query_terms("what's been happening on the board lately")  # an activity feed's entries
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:

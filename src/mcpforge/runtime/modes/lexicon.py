@@ -276,7 +276,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "log out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "sign out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "who am i": (("authenticated", "current", "me", "user"), 0.9),
-    "happened": (("event", "activity", "history", "log", "audit"), 0.6),
+    "happened": (("event", "activity", "history", "log", "audit", "action"), 0.6),
     "history": (("log", "event", "activity"), 0.5),
     "monthly": (("schedule", "recurring", "recurrence"), 0.6),
     "weekly": (("schedule", "recurring", "recurrence"), 0.6),
@@ -324,6 +324,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "belongs to": (("member", "membership"), 0.6),
     "am i in": (("member", "membership", "me", "authenticated"), 0.7),
     "take out": (("remove", "delete", "member"), 0.7),
+    "take off": (("remove", "delete"), 0.7),  # "take Jo off this card", "take it off my favourites"
+    # time away from work: "take Friday off" is not a removal
+    "time off": (("time", "off", "leave", "absence", "vacation"), 0.7),
+    "day off": (("time", "off", "leave", "absence", "vacation"), 0.7),
+    "days off": (("time", "off", "leave", "absence", "vacation"), 0.7),
     "kick out": (("remove", "delete", "member", "membership"), 0.7),
     "react": (("reaction",), 0.9),
     "app": (("application",), 0.6),
@@ -375,6 +380,7 @@ DELETE, CREATE, UPDATE, READ = (
 INTENT_PHRASES = {
     "get rid of": DELETE,
     "take out": DELETE,
+    "take off": DELETE,
     "kick out": DELETE,
     "tick off": UPDATE,
     "clean up": DELETE,

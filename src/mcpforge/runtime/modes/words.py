@@ -276,7 +276,13 @@ def _said(text: str) -> list[str]:
     said = words(text)
     for index, word in enumerate(said):
         for gap in range(2, 5):
-            if index + gap < len(said) and f"{word} {said[index + gap]}" in _PHRASAL:
+            if (
+                index + gap < len(said)
+                and f"{word} {said[index + gap]}" in _PHRASAL
+                # "take the day off", "take Friday off": time away, not an action's particle
+                and f"{said[index + gap - 1]} {said[index + gap]}" not in EVERYDAY
+                and said[index + gap - 1] not in _VALUES
+            ):
                 said.insert(index + 1, said.pop(index + gap))
                 break
     return said
