@@ -195,6 +195,30 @@ def test_watching_replying_to_all_and_my_own_things_are_read_as_meant() -> None:
     assert stem("action") in query_terms("what's been happening on the board lately")  # an activity feed's entries
 
 
+def test_who_may_what_is_going_on_outages_and_up_to_date_in_everyday_words() -> None:
+    entries = [
+        entry("restrictions", "GET", "/repos/{o}/{r}/branches/{b}/protection/restrictions", "Get access restrictions"),
+        entry("allowed_actions", "GET", "/repos/{o}/{r}/actions/permissions/selected-actions", "Get allowed actions"),
+        entry("push", "POST", "/repos/{o}/{r}/git/refs", "Create a reference (push a branch)"),
+        entry("org_events", "GET", "/orgs/{org}/events", "List public organization events"),
+        entry("org", "GET", "/orgs/{org}", "Get an organization"),
+        entry("org_roles", "GET", "/orgs/{org}/roles", "List organization roles"),
+        entry("health", "GET", "/admin/healthOverviews", "List health overviews"),
+        entry("services", "GET", "/services", "List the mail services"),
+        entry("online_meetings", "GET", "/me/onlineMeetings", "List online meetings"),
+        entry("update_branch", "PUT", "/repos/{o}/{r}/pulls/{n}/update-branch", "Update a pull request branch"),
+        entry("branch", "GET", "/repos/{o}/{r}/branches/{b}", "Get a branch"),
+    ]
+    index = index_of(entries)
+    assert first(index, "who is allowed to push to main", limit=1) == ["restrictions"]
+    assert first(index, "what's been going on in the acme org today", limit=1) == ["org_events"]
+    assert first(index, "is Exchange having an outage right now", limit=1) == ["health"]
+    assert stem("right") not in query_terms("is Exchange Online down right now")  # when, not what
+    assert first(index, "bring my feature branch up to date with main", limit=1) == ["update_branch"]
+    assert intent("stop sharing the Q3 report with the client") == {"DELETE"}
+    assert stem("remove") in query_terms("stop sharing the Q3 report with the client")
+
+
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
     assert names_someone("what groups is Tom a member of") and names_someone("add Sam to the design board")
     assert names_someone("are Anna and Ben free on Thursday")

@@ -253,6 +253,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "unshare": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),
     "who can see": (("collaboration", "collaborator", "permission", "access", "member", "share"), 0.6),
     "who has access": (("collaboration", "collaborator", "permission", "member", "share"), 0.6),
+    "who can": (("collaboration", "collaborator", "permission", "access", "restriction"), 0.6),
+    "who is allowed": (("collaboration", "collaborator", "permission", "access", "restriction"), 0.6),
+    "stop sharing": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),
     "lock": (("lock",), 1.0),
     "unlock": (("lock", "delete"), 0.7),
     "archive": (("archive", "update"), 0.6),
@@ -277,6 +280,15 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "sign out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "who am i": (("authenticated", "current", "me", "user"), 0.9),
     "happened": (("event", "activity", "history", "log", "audit", "action"), 0.6),
+    "going on": (("event", "activity", "history", "log", "audit", "action"), 0.6),
+    # when, not what
+    "right now": ((), 0.0),
+    "at the moment": ((), 0.0),
+    # a service that is down
+    "outage": (("health", "incident", "issue", "status"), 0.6),
+    "outages": (("health", "incident", "issue", "status"), 0.6),
+    # a branch behind another
+    "up to date": (("update", "merge", "sync"), 0.6),
     "history": (("log", "event", "activity"), 0.5),
     "monthly": (("schedule", "recurring", "recurrence"), 0.6),
     "weekly": (("schedule", "recurring", "recurrence"), 0.6),
@@ -392,6 +404,7 @@ INTENT_PHRASES = {
     "kick off": CREATE,
     "stop sending": DELETE,
     "stop notifying": DELETE,
+    "stop sharing": DELETE,
     "drop a note": CREATE,
     "file a": CREATE,
     "file an": CREATE,
