@@ -10,7 +10,8 @@ lookup per term (:meth:`SearchIndex.search`, milliseconds for 11,000 operations)
 A request's terms come from :func:`.words.query_terms` (its words and the everyday lexicon's). An
 operation whose method is the one the request's verb asks for (:func:`.words.intent`; for an
 action named in the path, the method its verb means: :func:`rpc_method`) is raised, as is one
-whose path is short (the general operation before its variants); and the results are
+whose path is short (the general operation before its variants), and, when the request names
+someone (:func:`.words.names_someone`), one on a person's things (``/users/{id}/...``); and the results are
 spread over different actions: an API that repeats one tree under several roots (``/me``,
 ``/users/{id}``, ``/groups/{id}``) would otherwise fill the first ten with one action's copies.
 The weights were set on mcpforge's own task sets (``bench/search``) with ``bench/bench_search.py``.
