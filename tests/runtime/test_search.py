@@ -216,6 +216,7 @@ def test_who_may_what_is_going_on_outages_and_up_to_date_in_everyday_words() -> 
     assert stem("right") not in query_terms("is Exchange Online down right now")  # when, not what
     assert first(index, "bring my feature branch up to date with main", limit=1) == ["update_branch"]
     assert intent("stop sharing the Q3 report with the client") == {"DELETE"}
+    assert {stem("activity"), stem("recent")} <= set(query_terms("what has Dana been doing lately"))
     assert stem("remove") in query_terms("stop sharing the Q3 report with the client")
 
 

@@ -272,6 +272,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "latest": (("latest", "list"), 0.4),
     "recent": (("recent", "list"), 0.5),
     "recently": (("recent",), 0.8),
+    "lately": (("recent",), 0.8),
     "log in": (("login", "authenticated", "session", "sign"), 0.7),
     "logged in": (("authenticated", "login", "session", "current"), 0.8),
     "sign in": (("login", "authenticated", "session", "sign"), 0.7),
@@ -281,6 +282,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "who am i": (("authenticated", "current", "me", "user"), 0.9),
     "happened": (("event", "activity", "history", "log", "audit", "action"), 0.6),
     "going on": (("event", "activity", "history", "log", "audit", "action"), 0.6),
+    "been doing": (("event", "activity", "history", "log", "audit", "action"), 0.6),  # what has Dana been doing
     # when, not what
     "right now": ((), 0.0),
     "at the moment": ((), 0.0),
