@@ -14,6 +14,10 @@ __all__ = ["CREATE", "DELETE", "EVERYDAY", "INTENT_PHRASES", "INTENT_VERBS", "RE
 
 # To stop hearing about something: "stop sending me updates", "stop notifying me".
 _UNWATCH = (("unsubscribe", "unwatch", "watcher", "subscription", "notification", "delete"), 0.6)
+# What has been happening: "what happened", "what's going on", "what has Dana been doing".
+_ACTIVITY = (("event", "activity", "history", "log", "audit", "action"), 0.6)
+# Time away from work: "take Friday off", "two days off" ask for leave, not for a removal.
+_TIME_AWAY = (("time", "off", "leave", "absence", "vacation"), 0.7)
 
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
@@ -280,15 +284,14 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "log out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "sign out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "who am i": (("authenticated", "current", "me", "user"), 0.9),
-    "happened": (("event", "activity", "history", "log", "audit", "action"), 0.6),
-    "going on": (("event", "activity", "history", "log", "audit", "action"), 0.6),
-    "been doing": (("event", "activity", "history", "log", "audit", "action"), 0.6),  # what has Dana been doing
+    "happened": _ACTIVITY,
+    "going on": _ACTIVITY,
+    "been doing": _ACTIVITY,
     # when, not what
     "right now": ((), 0.0),
     "at the moment": ((), 0.0),
     # a service that is down
     "outage": (("health", "incident", "issue", "status"), 0.6),
-    "outages": (("health", "incident", "issue", "status"), 0.6),
     # a branch behind another
     "up to date": (("update", "merge", "sync"), 0.6),
     "history": (("log", "event", "activity"), 0.5),
@@ -339,10 +342,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "am i in": (("member", "membership", "me", "authenticated"), 0.7),
     "take out": (("remove", "delete", "member"), 0.7),
     "take off": (("remove", "delete"), 0.7),  # "take Jo off this card", "take it off my favourites"
-    # time away from work: "take Friday off" is not a removal
-    "time off": (("time", "off", "leave", "absence", "vacation"), 0.7),
-    "day off": (("time", "off", "leave", "absence", "vacation"), 0.7),
-    "days off": (("time", "off", "leave", "absence", "vacation"), 0.7),
+    "time off": _TIME_AWAY,
+    "day off": _TIME_AWAY,
+    "days off": _TIME_AWAY,
     "kick out": (("remove", "delete", "member", "membership"), 0.7),
     "react": (("reaction",), 0.9),
     "app": (("application",), 0.6),

@@ -17,7 +17,7 @@ from typing import Any
 
 from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS, READ, SENT
 
-__all__ = ["intent", "query_terms", "stem", "terms", "words"]
+__all__ = ["intent", "names_someone", "query_terms", "stem", "terms", "words"]
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -349,8 +349,7 @@ def names_someone(text: str) -> bool:
             and before not in _NOT_BEFORE_A_NAME
             and lower not in _VALUES
             and lower not in STOPWORDS
-            and stem(lower) not in _lexicon_stems()  # "Teams", "Outlook": the lexicon's words
-            and lower not in EVERYDAY
+            and stem(lower) not in _lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
         ):
             return True
         before = bare
