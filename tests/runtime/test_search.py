@@ -418,6 +418,11 @@ def test_a_toolset_alone_lists_it_and_bad_arguments_are_clear(petstore: Any) -> 
     for bad, message in bad_arguments:
         result = meta(catalog, "search_operations", **bad)
         assert result.is_error and message in result.content[0].text
+    for tool in ("describe_operation", "call_operation"):  # the operation under another argument's name
+        result = meta(catalog, tool, operation="listPets")
+        assert result.is_error and f"{tool} takes name: an operation's name" in result.content[0].text
+    unknown = meta(catalog, "describe_operation", name="listPet")
+    assert unknown.is_error and "Unknown operation 'listPet'" in unknown.content[0].text
 
 
 def test_the_listing_is_under_1500_tokens() -> None:

@@ -151,15 +151,18 @@ class Catalog:
             elif schemas and any("inputSchema" not in result for result in found):
                 answer["note"] = "Operations without inputSchema have large ones: call describe_operation."
             return _json_result(answer)
+        if name in ("describe_operation", "call_operation") and not isinstance(args.get("name"), str):
+            # A model that wrote "operation" or "tool" for it learns the argument's name, not "Unknown None".
+            return error_result(f"{name} takes name: an operation's name, as search_operations gives it.")
         if name == "describe_operation":
-            described = self.describe(str(args.get("name", "")))
+            described = self.describe(args["name"])
             if described is None:
-                return error_result(f"Unknown operation {args.get('name')!r}; use search_operations to find one.")
+                return error_result(f"Unknown operation {args['name']!r}; use search_operations to find one.")
             return _json_result(described)
         if name == "call_operation":
-            target = args.get("name")
+            target = args["name"]
             arguments = args.get("arguments", {})
-            if not isinstance(target, str) or target not in self._by_name:
+            if target not in self._by_name:
                 return error_result(f"Unknown operation {target!r}; use search_operations to find one.")
             if not isinstance(arguments, dict):
                 return error_result("arguments must be an object matching the operation's input schema.")
