@@ -22,7 +22,8 @@ def pages(data: Any, settings: Settings) -> list[list[types.Tool]]:
         async with Client(build_server(data, settings)) as client:
             cursor = None
             while True:
-                page = await client.list_tools(cursor=cursor)
+                # bypass: the client's cache deep-copies a first page (a second for GitHub), which is not paging
+                page = await client.list_tools(cursor=cursor, cache_mode="bypass")
                 found.append(page.tools)
                 cursor = page.next_cursor
                 if cursor is None:

@@ -7,6 +7,8 @@ imported only once the configuration is known to be good, so ``--help`` and erro
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import importlib.util
 import logging
 import os
@@ -388,6 +390,10 @@ def _protection(data: ToolsFile, settings: Settings) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of a generated package: its ``tools.json``, the command line and the environment."""
+    # No collection at exit: the process is ending and the OS takes its memory back at once, while
+    # the interpreter's last collections walk every object of the MCP SDK (half a second at every
+    # stop or restart). Files are flushed as they are written; nothing waits on a finalizer.
+    atexit.register(gc.freeze)
     try:
         data = load_package_contract()
     except ContractError as exc:
