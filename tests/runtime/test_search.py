@@ -220,6 +220,39 @@ def test_who_may_what_is_going_on_outages_and_up_to_date_in_everyday_words() -> 
     assert stem("remove") in query_terms("stop sharing the Q3 report with the client")
 
 
+def test_changing_checking_out_presence_and_documents_in_everyday_words() -> None:
+    entries = [
+        entry("project_update", "PUT", "/projects/{id}", "Update an existing project", visibility={"type": "string"}),
+        entry("project_create", "POST", "/projects", "Create new project", visibility={"type": "string"}),
+        entry("checkout", "POST", "/drives/{d}/items/{i}/checkout", "Check out a file"),
+        entry("checkin", "POST", "/drives/{d}/items/{i}/checkin", "Check in a file"),
+        entry("item", "GET", "/drives/{d}/items/{i}", "Get a drive item"),
+        entry("presence", "GET", "/users/{id}/presence", "Get presence"),
+        entry("meetings", "POST", "/users/{id}/onlineMeetings", "Create an online meeting"),
+        entry("people", "GET", "/me/people", "List the people relevant to the user"),
+        entry("usage_report", "GET", "/reports/usage", "Get the usage report"),
+        entry("my_issues", "GET", "/issues", "Get the currently authenticated user's issues"),
+        entry("project_issues", "GET", "/projects/{id}/issues", "Get a list of project issues"),
+        entry("note", "POST", "/projects/{id}/issues/{n}/notes", "Create a new note"),
+        entry("issue_update", "PUT", "/projects/{id}/issues/{n}", "Update an existing issue"),
+    ]
+    index = index_of(entries)
+    assert intent("make the project private") == intent("make it public") != CREATE  # not a new one
+    assert first(index, "make the project private", limit=1) == ["project_update"]
+    assert first(index, "check out the policy document so nobody else edits it", limit=1) == ["checkout"]
+    assert first(index, "check the policy doc back in, I'm done with it", limit=1) == ["checkin"]
+    assert first(index, "is Jonas online in Teams right now?", limit=1) == ["presence"]
+    assert first(index, "set up an online meeting with the vendor", limit=1) == ["meetings"]
+    assert first(index, "who do I work with most?", limit=1) == ["people"]
+    assert first(index, "list the open issues assigned to me", limit=1) == ["my_issues"]
+    assert intent("leave a comment on issue 301 saying we're looking into it") == CREATE  # not leaving
+    assert first(index, "leave a comment on issue 301", limit=1) == ["note"]
+    # A quarter or a fiscal year is a time; the company's report is a document, not a usage report.
+    assert query_terms("share the Q3 report")[stem("file")] > 0 and stem("q") not in query_terms("the Q3 report")
+    assert query_terms("our FY24 numbers")[stem("annual")] < 0.5
+    assert first(index, "who created the quarterly report and when", limit=1) == ["item"]
+
+
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
     assert names_someone("what groups is Tom a member of") and names_someone("add Sam to the design board")
     assert names_someone("are Anna and Ben free on Thursday")

@@ -18,6 +18,12 @@ _UNWATCH = (("unsubscribe", "unwatch", "watcher", "subscription", "notification"
 _ACTIVITY = (("event", "activity", "history", "log", "audit", "action"), 0.6)
 # Time away from work: "take Friday off", "two days off" ask for leave, not for a removal.
 _TIME_AWAY = (("time", "off", "leave", "absence", "vacation"), 0.7)
+# Whether someone is there: "is Jonas online in Teams", "who is online right now".
+_PRESENCE = (("presence", "availability"), 0.9)
+# A company's own document: "the quarterly report", "the Q3 report" (a quarter is said as "quarterly").
+_DOCUMENT = (("file", "document", "item", "drive"), 0.6)
+# A change to what exists: "make the project private", "make it public".
+_CHANGE_IT = (("update", "set"), 0.4)
 
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
@@ -61,7 +67,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "ci": (("workflow", "action", "check", "run", "build"), 0.6),
     "build": (("workflow", "run", "job"), 0.4),
     "pipeline": (("workflow", "run"), 0.5),
-    "job": (("run", "task"), 0.3),
+    "job": (("run", "task", "build"), 0.3),
     "chargeback": (("dispute",), 1.0),
     "chargebacks": (("dispute",), 1.0),
     "money": (("balance", "payment", "fund", "monetary"), 0.5),
@@ -88,14 +94,23 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "appointment": (("event", "calendar"), 0.8),
     "calendar": (("event",), 0.4),
     "schedule": (("calendar", "event", "schedule"), 0.5),
-    "file": (("item", "file", "content", "document"), 0.4),
-    "files": (("item", "file", "content", "document"), 0.4),
+    "file": (("item", "file", "content", "document", "drive"), 0.4),
+    "files": (("item", "file", "content", "document", "drive"), 0.4),
     "folder": (("folder", "directory", "item", "children"), 0.5),
+    "readme": (("file", "content", "blob"), 0.6),
+    # a company's report is a document ("share the Q3 report"), not an API's usage report
+    "quarterly report": _DOCUMENT,
+    "annual report": _DOCUMENT,
+    # a document kept out of others' hands while one person edits it, and handed back
+    "check out": (("checkout", "lock"), 0.8),
+    "check in": (("checkin", "unlock"), 0.8),
+    "check back": (("checkin", "unlock"), 0.8),
+    "client secret": (("password", "credential", "secret", "application"), 0.7),
     "spreadsheet": (("workbook", "excel", "sheet"), 0.8),
     "excel": (("workbook",), 0.6),
     "password": (("password", "credential", "authentication", "secret"), 0.5),
-    "log": (("log", "audit"), 0.5),
-    "logs": (("log", "audit"), 0.5),
+    "log": (("log", "audit", "trace"), 0.5),
+    "logs": (("log", "audit", "trace"), 0.5),
     "secret": (("secret", "credential"), 0.5),
     "key": (("key", "credential"), 0.4),
     "hook": (("webhook", "hook"), 0.8),
@@ -153,6 +168,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    # "make the project private": a change to something that exists, not a new one
+    "make the": _CHANGE_IT,
+    "make this": _CHANGE_IT,
+    "make it": _CHANGE_IT,
+    "leave a": (("create",), 0.4),  # "leave a comment": writing one, not leaving a group
     "new": (("create",), 0.6),
     "add": (("create", "add"), 0.6),
     "set up": (("create", "configure"), 0.6),
@@ -206,7 +226,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "reply": (("reply", "comment", "respond"), 0.6),
     "respond": (("reply",), 0.6),
     "reply all": (("reply", "all", "mail", "message"), 0.9),  # an email's answer to everyone on it
-    "comment": (("comment", "reply"), 0.6),
+    "comment": (("comment", "reply", "note"), 0.5),
+    "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
     "forward": (("forward",), 1.0),
     "cancel": (("cancel", "delete", "stop"), 0.6),
     "stop": (("cancel", "stop", "delete", "disable"), 0.5),
@@ -385,6 +406,14 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # who "me" is: the signed-in user
     "am i": (("me", "authenticated", "current"), 0.5),
     "my": (("me", "user", "member"), 0.3),
+    "assigned to me": (("assignee", "assigned", "me", "authenticated", "current", "user", "member"), 0.6),
+    "work with": (("people", "relevant", "colleague"), 0.7),  # "who do I work with most"
+    # someone's presence: "is Jonas online in Teams", "who is online right now" (not an online meeting)
+    "is online": _PRESENCE,
+    "are online": _PRESENCE,
+    "online in": _PRESENCE,
+    "online now": _PRESENCE,
+    "online right now": _PRESENCE,
     "mine": (("me", "user", "member"), 0.3),
 }
 
@@ -415,6 +444,10 @@ INTENT_PHRASES = {
     "look up": READ,
     "look at": READ,
     "bring back": UPDATE,
+    "leave a": CREATE,
+    "make the": UPDATE,
+    "make this": UPDATE,
+    "make it": UPDATE,
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),

@@ -134,13 +134,15 @@ _VALUES = _wordset(
     "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
     "minute minutes day days weeks months years ago last next previous soon later earlier first second "
     "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-    "july august september october november december am pm percent usd eur dollars euros old older oldest"
+    "july august september october november december am pm percent usd eur dollars euros old older oldest "
+    "quarterly annual"
 )
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
 # names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
 _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
 VALUE_WEIGHT = 0.15
+_PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
 _FILE_NAME = re.compile(
     r"\w\.(?:txt|md|rst|pdf|docx?|xlsx?|pptx?|odt|csv|tsv|json|ya?ml|xml|toml|ini|html?|css|png|jpe?g|gif|svg|"
     r"webp|mp[34]|mov|wav|zip|gz|tgz|tar|py|js|ts|go|rs|java|rb|c|h|cpp|sh|sql|log)$",
@@ -290,7 +292,11 @@ def _said(text: str) -> list[str]:
 
 def _value_free(token: str) -> str:
     # A value (acme/widgets, cus_9, deprecatedFunction) names what to act on, not what to do: left out,
-    # unless the lexicon knows it (k8s). A file's name is a value that says what it names.
+    # unless the lexicon knows it (k8s). A file's name is a value that says what it names. A quarter
+    # or a fiscal year (Q3, FY24) is a time, said as the word for it ("the Q3 report": a quarterly one).
+    period = _PERIOD.fullmatch(token.strip(",.;:!?()"))
+    if period:
+        return "annual" if period.group(1) else "quarterly"
     if token.lower().strip(",.;:!?") in EVERYDAY or not _VALUE_TOKEN.fullmatch(token.strip(",;:!?()")):
         return token
     return "file" if _FILE_NAME.search(token.rstrip(",.;:!?()")) else ""
