@@ -31,6 +31,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # abbreviations and near-synonyms of things
     "pr": (("pull", "request"), 1.0),
     "prs": (("pull", "request"), 1.0),
+    "mr": (("merge", "request"), 1.0),
+    "mrs": (("merge", "request"), 1.0),
     "repo": (("repository",), 1.0),
     "repos": (("repository",), 1.0),
     "org": (("organization",), 1.0),
@@ -96,7 +98,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "schedule": (("calendar", "event", "schedule"), 0.5),
     "file": (("item", "file", "content", "document", "drive"), 0.4),
     "files": (("item", "file", "content", "document", "drive"), 0.4),
-    "folder": (("folder", "directory", "item", "children"), 0.5),
+    "folder": (("folder", "directory", "item", "children", "tree"), 0.5),
     "readme": (("file", "content", "blob"), 0.6),
     # a company's report is a document ("share the Q3 report"), not an API's usage report
     "quarterly report": _DOCUMENT,
