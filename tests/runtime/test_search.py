@@ -252,6 +252,8 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert query_terms("our FY24 numbers")[stem("annual")] < 0.5
     assert first(index, "who created the quarterly report and when", limit=1) == ["item"]
     assert {stem("merge"), stem("request"), stem("tree")} <= set(query_terms("what's in the src folder of MR 5"))
+    assert stem("audit") in query_terms("show the history of who opened the contract")
+    assert set(query_terms("who still hasn't signed")) == {stem("sign")} | set(query_terms("who"))  # no "hasnt"
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:

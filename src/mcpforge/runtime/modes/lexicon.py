@@ -317,7 +317,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "outage": (("health", "incident", "issue", "status"), 0.6),
     # a branch behind another
     "up to date": (("update", "merge", "sync"), 0.6),
-    "history": (("log", "event", "activity"), 0.5),
+    "history": (("log", "event", "activity", "audit"), 0.5),
     "monthly": (("schedule", "recurring", "recurrence"), 0.6),
     "weekly": (("schedule", "recurring", "recurrence"), 0.6),
     "daily": (("schedule", "recurring", "recurrence"), 0.6),

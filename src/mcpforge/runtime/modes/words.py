@@ -37,7 +37,8 @@ STOPWORDS = _wordset(
     "may might must please some any each every there here just also very really now still yet again up "
     "out over off you your yours we our us they them their he she his her him i im i'm let lets let's "
     "want wants need needs like would could thing things stuff one ones what which who whom whose how "
-    "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt more "
+    "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt hasnt havent "
+    "wasnt werent shouldnt couldnt wouldnt more "
     "anything something everything nothing"
 )
 # A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub"): a document
