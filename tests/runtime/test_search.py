@@ -253,6 +253,7 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert first(index, "who created the quarterly report and when", limit=1) == ["item"]
     assert {stem("merge"), stem("request"), stem("tree")} <= set(query_terms("what's in the src folder of MR 5"))
     assert stem("audit") in query_terms("show the history of who opened the contract")
+    assert stem("redeliver") in query_terms("resend the webhook delivery that failed")
     assert set(query_terms("who still hasn't signed")) == {stem("sign")} | set(query_terms("who"))  # no "hasnt"
 
 
@@ -306,6 +307,16 @@ def test_one_action_under_many_roots_does_not_fill_the_first_results() -> None:
     other = entry("send_message", "POST", "/me/sendMail", "Send a message")
     found = first(index_of([*copies, other]), "messages", limit=4)
     assert "send_message" in found[:3]  # two copies, then the other action, then the rest
+
+
+def test_a_third_root_of_one_action_still_ranks_above_what_barely_matches() -> None:
+    roots = ("enterprises/{e}", "orgs/{org}", "repos/{owner}/{repo}")
+    copies = [entry(f"alerts_{i}", "GET", f"/{root}/dependabot/alerts", "List Dependabot alerts") for i, root in
+              enumerate(roots)]  # fmt: skip
+    weak = [entry(f"weak_{i}", "GET", f"/things{i}", f"List things {i} with alerts") for i in range(12)]
+    found = first(index_of([*copies, *weak]), "show the Dependabot alerts for acme/api", limit=10)
+    # Lowered by one repeat (x0.6), not put behind every other result: a repository's list is found.
+    assert found[:2] == ["alerts_0", "alerts_1"] and found[2] == "alerts_2"
 
 
 def test_listing_and_getting_one_are_two_actions() -> None:

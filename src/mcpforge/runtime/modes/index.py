@@ -68,7 +68,8 @@ class Weights:
     k1: float = 2.0
     intent: float = 0.5  # an operation of the method the request asks for: score x (1 + intent)
     length: float = 0.04  # per path segment beyond the first: score / (1 + length x segments)
-    same_action: int = 2  # results of one action (method, resource) before the others are shown first
+    same_action: int = 2  # results of one action (method, resource) at their own score
+    repeat: float = 0.6  # each result of an action beyond those: score x repeat, once more per result
     someone: float = 0.3  # a request naming a person, an operation on one person's things: score x (1 + someone)
 
 
@@ -286,17 +287,14 @@ class SearchIndex:
         return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit)]
 
     def _spread(self, ranked: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
-        """The best ``limit``, at most ``same_action`` of one action before the rest of the ranking is shown."""
-        first: list[tuple[float, int]] = []
-        later: list[tuple[float, int]] = []
+        """The best ``limit``, each result of one action beyond ``same_action`` ranked lower by ``repeat``."""
         seen: dict[tuple[str, str, bool], int] = defaultdict(int)
-        for item in ranked:
-            action = self._actions[item[1]]
+        spread: list[tuple[float, int]] = []
+        for score, number in ranked:
+            action = self._actions[number]
             seen[action] += 1
-            (first if seen[action] <= self.weights.same_action else later).append(item)
-            if len(first) >= limit:
-                break
-        return (first + later)[:limit]
+            spread.append((score * self.weights.repeat ** max(seen[action] - self.weights.same_action, 0), number))
+        return heapq.nsmallest(limit, spread)
 
     def names(self, hits: Sequence[Hit]) -> list[str]:
         """The tool names of ``hits``."""

@@ -170,6 +170,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    "resend": (("redeliver", "retry", "send", "resend"), 0.6),
     # "make the project private": a change to something that exists, not a new one
     "make the": _CHANGE_IT,
     "make this": _CHANGE_IT,
