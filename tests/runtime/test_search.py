@@ -254,6 +254,9 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert {stem("merge"), stem("request"), stem("tree")} <= set(query_terms("what's in the src folder of MR 5"))
     assert stem("audit") in query_terms("show the history of who opened the contract")
     assert stem("redeliver") in query_terms("resend the webhook delivery that failed")
+    # "stop anyone from": a rule against it, not a cancellation; a word said after the lexicon named it counts whole
+    ruleset = query_terms("stop anyone from force pushing to main with a ruleset")
+    assert stem("cancel") not in ruleset and ruleset[stem("protection")] < ruleset[stem("ruleset")] == 1.0
     assert set(query_terms("who still hasn't signed")) == {stem("sign")} | set(query_terms("who"))  # no "hasnt"
 
 

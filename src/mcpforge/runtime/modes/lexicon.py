@@ -24,6 +24,8 @@ _PRESENCE = (("presence", "availability"), 0.9)
 _DOCUMENT = (("file", "document", "item", "drive"), 0.6)
 # A change to what exists: "make the project private", "make it public".
 _CHANGE_IT = (("update", "set"), 0.4)
+# A rule against something: "stop anyone from force pushing", "prevent merges without a review".
+_RESTRICT = (("rule", "ruleset", "protection", "restriction", "restrict", "lock", "limit"), 0.6)
 
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
@@ -170,6 +172,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    "prevent": _RESTRICT,
+    "stop everyone from": _RESTRICT,
+    "stop people from": _RESTRICT,
+    "stop anyone from": _RESTRICT,
     "resend": (("redeliver", "retry", "send", "resend"), 0.6),
     # "make the project private": a change to something that exists, not a new one
     "make the": _CHANGE_IT,

@@ -152,9 +152,10 @@ _FILE_NAME = re.compile(
 
 
 def query_terms(text: str) -> dict[str, float]:
-    """A request's terms, each with its weight, each once (the first thing said that names it counts).
+    """A request's terms, each once, with its weight (a word said outright counts whole).
 
-    A word said counts 1.0, the everyday lexicon's terms for it less; the index adds up every term an
+    A word said counts 1.0, even where the lexicon named it before ("stop anyone from ... with a
+    ruleset"), and the everyday lexicon's terms for it less; the index adds up every term an
     operation matches ("email" finds mail messages by both words). Quoted text, and what follows a
     colon after an action ("file a bug: the login page crashes"), is what to write, not what to
     call; what the request says not to do ("don't send it yet") is not what to call either: both
@@ -208,7 +209,7 @@ def query_terms(text: str) -> dict[str, float]:
             elif word in _VALUES or word.isdigit():
                 weights.setdefault(stem(word), VALUE_WEIGHT)
             else:
-                weights.setdefault(stem(word), 1.0)
+                weights[stem(word)] = 1.0  # a word said counts whole, whatever the lexicon guessed before it
                 # Another form of a word the lexicon knows: "happening" as "happened".
                 synonyms, weight = _lexicon_stems().get(stem(word), ((), 0.0))
                 for term in synonyms:
