@@ -257,6 +257,8 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     # "stop anyone from": a rule against it, not a cancellation; a word said after the lexicon named it counts whole
     ruleset = query_terms("stop anyone from force pushing to main with a ruleset")
     assert stem("cancel") not in ruleset and ruleset[stem("protection")] < ruleset[stem("ruleset")] == 1.0
+    assert intent("stop people from commenting") == intent("prevent merges without a review") != intent("stop it")
+    assert stem("protection") in query_terms("require two approvals before merging into main")
     assert set(query_terms("who still hasn't signed")) == {stem("sign")} | set(query_terms("who"))  # no "hasnt"
 
 

@@ -172,6 +172,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    "require": (("required", "protection", "rule", "require"), 0.5),
     "prevent": _RESTRICT,
     "stop everyone from": _RESTRICT,
     "stop people from": _RESTRICT,
@@ -454,6 +455,9 @@ INTENT_PHRASES = {
     "look at": READ,
     "bring back": UPDATE,
     "leave a": CREATE,
+    "stop anyone from": UPDATE,  # a rule against it: made or changed
+    "stop people from": UPDATE,
+    "stop everyone from": UPDATE,
     "make the": UPDATE,
     "make this": UPDATE,
     "make it": UPDATE,
@@ -466,7 +470,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
-        "give",
+        "give prevent",
         UPDATE,
     ),
     ("list show get find search see view read fetch which who what how look any anything", READ),
