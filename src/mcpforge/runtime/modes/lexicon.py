@@ -26,6 +26,8 @@ _DOCUMENT = (("file", "document", "item", "drive"), 0.6)
 _CHANGE_IT = (("update", "set"), 0.4)
 # A rule against something: "stop anyone from force pushing", "prevent merges without a review".
 _RESTRICT = (("rule", "ruleset", "protection", "restriction", "restrict", "lock", "limit"), 0.6)
+# How much of something in a time: "how many pull requests can they open per day" asks for a limit.
+_RATE = (("limit", "cap", "quota", "rate"), 0.6)
 
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
@@ -179,6 +181,13 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "stop anyone from": _RESTRICT,
     "resend": (("redeliver", "retry", "send", "resend"), 0.6),
     # "make the project private": a change to something that exists, not a new one
+    # a rate asks for a limit: "how many pull requests can new contributors open per day"
+    "per second": _RATE,
+    "per minute": _RATE,
+    "per hour": _RATE,
+    "per day": _RATE,
+    "per week": _RATE,
+    "per month": _RATE,
     "make the": _CHANGE_IT,
     "make this": _CHANGE_IT,
     "make it": _CHANGE_IT,
