@@ -260,6 +260,7 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert intent("stop people from commenting") == intent("prevent merges without a review") != intent("stop it")
     assert stem("protection") in query_terms("require two approvals before merging into main")
     assert stem("limit") in query_terms("how many pull requests can new contributors open per day?")
+    assert stem("void") in query_terms("cancel that invoice, it was sent by mistake")  # an invoice is voided
     assert set(query_terms("who still hasn't signed")) == {stem("sign")} | set(query_terms("who"))  # no "hasnt"
 
 

@@ -248,7 +248,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "comment": (("comment", "reply", "note"), 0.5),
     "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
     "forward": (("forward",), 1.0),
-    "cancel": (("cancel", "delete", "stop"), 0.6),
+    "cancel": (("cancel", "delete", "stop", "void"), 0.6),
     "stop": (("cancel", "stop", "delete", "disable"), 0.5),
     "abort": (("cancel",), 0.8),
     "halt": (("cancel", "stop"), 0.7),
