@@ -282,7 +282,7 @@ class SearchIndex:
             (-(score * boost if wanted and methods[number] in wanted else score) * prior[number], number)
             for number, score in scores.items()
         ]
-        # The spread reads the ranking until ``limit`` different actions: the best few hundred hold them.
+        # The spread lowers repeats of one action within the best few hundred: its ``limit`` come from them.
         ranked = heapq.nsmallest(max(limit * 30, 300), ranked)
         return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit)]
 
