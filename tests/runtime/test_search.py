@@ -12,7 +12,7 @@ from conftest import FIXTURES
 from helpers import contract_of
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, operation_texts, rpc_method
-from mcpforge.runtime.modes.lexicon import CREATE
+from mcpforge.runtime.modes.intents import CREATE
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
 from mcpforge.runtime.modes.words import intent, names_someone, query_terms, stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode

@@ -1,16 +1,15 @@
-"""The everyday lexicon: the words people use for what API documents name otherwise, and the actions they ask for.
+"""The everyday lexicon: the words people use for what API documents name otherwise.
 
-:data:`EVERYDAY` maps a word or phrase of a request to the terms a document uses for it, with the
-weight of that evidence ("get rid of" is delete and remove, a PR is a pull request, "who" asks
-for a list); :data:`INTENT_PHRASES` and :data:`INTENT_VERBS` say which HTTP methods an action word
-asks for. General software vocabulary only, never one API's names: the search index
-(:mod:`.index`) and :mod:`.words` read it. Keys are words as people say them (lower-case, apostrophes
-dropped, hyphens as spaces), matched as phrases before single words.
+:data:`EVERYDAY` maps a word or phrase of a request to the terms a document uses for it, with the weight
+of that evidence ("get rid of" is delete and remove, a PR is a pull request, "who" asks for a list);
+which HTTP methods an action word asks for is :mod:`.intents`'s. General software vocabulary only, never
+one API's names: the search index (:mod:`.index`) and :mod:`.words` read it. Keys are words as people
+say them (lower-case, apostrophes dropped, hyphens as spaces), matched as phrases before single words.
 """
 
 from __future__ import annotations
 
-__all__ = ["CREATE", "DELETE", "EVERYDAY", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE"]
+__all__ = ["EVERYDAY"]
 
 # To stop hearing about something: "stop sending me updates", "stop notifying me".
 _UNWATCH = (("unsubscribe", "unwatch", "watcher", "subscription", "notification", "delete"), 0.6)
@@ -435,55 +434,3 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "online right now": _PRESENCE,
     "mine": (("me", "user", "member"), 0.3),
 }
-
-# The HTTP methods a request's action words ask for, first match wins; a phrase before its words
-# ("get rid of" is a DELETE, not a GET).
-DELETE, CREATE, UPDATE, READ = (
-    frozenset({"DELETE"}), frozenset({"POST", "PUT"}), frozenset({"PATCH", "PUT", "POST"}), frozenset({"GET"})
-)  # fmt: skip
-INTENT_PHRASES = {
-    "get rid of": DELETE,
-    "take out": DELETE,
-    "take off": DELETE,
-    "kick out": DELETE,
-    "tick off": UPDATE,
-    "clean up": DELETE,
-    "turn off": UPDATE,
-    "turn on": UPDATE,
-    "switch off": UPDATE,
-    "switch on": UPDATE,
-    "set up": CREATE,
-    "kick off": CREATE,
-    "stop sending": DELETE,
-    "stop notifying": DELETE,
-    "stop sharing": DELETE,
-    "drop a note": CREATE,
-    "file a": CREATE,
-    "file an": CREATE,
-    "look up": READ,
-    "look at": READ,
-    "bring back": UPDATE,
-    "leave a": CREATE,
-    "stop anyone from": UPDATE,  # a rule against it: made or changed
-    "stop people from": UPDATE,
-    "stop everyone from": UPDATE,
-    "make the": UPDATE,
-    "make this": UPDATE,
-    "make it": UPDATE,
-}
-INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
-    (
-        "create add make new post submit send register publish upload invite save store book put text share reply",
-        CREATE,
-    ),
-    (
-        "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
-        "give prevent",
-        UPDATE,
-    ),
-    ("list show get find search see view read fetch which who what how look any anything", READ),
-)
-
-# Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
-SENT = frozenset({"email", "mail", "text", "message", "dm"})

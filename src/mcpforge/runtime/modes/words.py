@@ -15,7 +15,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .lexicon import CREATE, EVERYDAY, INTENT_PHRASES, INTENT_VERBS, READ, SENT
+from .intents import CREATE, INTENT_PHRASES, INTENT_VERBS, READ, SENT
+from .lexicon import EVERYDAY
 
 __all__ = ["intent", "names_someone", "query_terms", "stem", "terms", "words"]
 

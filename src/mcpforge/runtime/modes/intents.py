@@ -1,0 +1,62 @@
+"""The actions a request asks for: which HTTP methods its action words and phrases mean, and what is sent.
+
+:data:`INTENT_PHRASES` are matched before :data:`INTENT_VERBS` ("get rid of" is a DELETE, not a
+GET); :data:`SENT` are the verbs that, said first, name a thing to send ("email the report to Tom").
+:mod:`.words` reads them to weigh each operation's method; what the words name is :mod:`.lexicon`'s.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CREATE", "DELETE", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE"]
+
+# The HTTP methods a request's action words ask for, first match wins; a phrase before its words
+# ("get rid of" is a DELETE, not a GET).
+DELETE, CREATE, UPDATE, READ = (
+    frozenset({"DELETE"}), frozenset({"POST", "PUT"}), frozenset({"PATCH", "PUT", "POST"}), frozenset({"GET"})
+)  # fmt: skip
+INTENT_PHRASES = {
+    "get rid of": DELETE,
+    "take out": DELETE,
+    "take off": DELETE,
+    "kick out": DELETE,
+    "tick off": UPDATE,
+    "clean up": DELETE,
+    "turn off": UPDATE,
+    "turn on": UPDATE,
+    "switch off": UPDATE,
+    "switch on": UPDATE,
+    "set up": CREATE,
+    "kick off": CREATE,
+    "stop sending": DELETE,
+    "stop notifying": DELETE,
+    "stop sharing": DELETE,
+    "drop a note": CREATE,
+    "file a": CREATE,
+    "file an": CREATE,
+    "look up": READ,
+    "look at": READ,
+    "bring back": UPDATE,
+    "leave a": CREATE,
+    "stop anyone from": UPDATE,  # a rule against it: made or changed
+    "stop people from": UPDATE,
+    "stop everyone from": UPDATE,
+    "make the": UPDATE,
+    "make this": UPDATE,
+    "make it": UPDATE,
+}
+INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
+    (
+        "create add make new post submit send register publish upload invite save store book put text share reply",
+        CREATE,
+    ),
+    (
+        "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
+        "give prevent",
+        UPDATE,
+    ),
+    ("list show get find search see view read fetch which who what how look any anything", READ),
+)
+
+# Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
+SENT = frozenset({"email", "mail", "text", "message", "dm"})
