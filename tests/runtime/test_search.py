@@ -262,6 +262,14 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert stem("limit") in query_terms("how many pull requests can new contributors open per day?")
     assert stem("void") in query_terms("cancel that invoice, it was sent by mistake")  # an invoice is voided
     assert set(query_terms("who still hasn't signed")) == {stem("sign")} | set(query_terms("who"))  # no "hasnt"
+    # Someone put into something is a member of it; what is left is what remains; a rewrite is a change.
+    assert query_terms("add Bob to the Finance group")[stem("member")] > 0
+    assert stem("member") not in query_terms("add Teams to the Finance group") | query_terms("add a row to the list")
+    assert stem("remaining") in query_terms("how many licences do we have left?")
+    assert stem("credit") in query_terms("how many emails can we still send this month?")
+    assert stem("stats") in query_terms("how many people opened last week's emails?")
+    assert stem("item") in query_terms("what did customer 42 leave in their shopping cart?")
+    assert intent("rewrite the description of the blue t-shirt") == intent("move the jackets into Sale") != CREATE
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
@@ -314,6 +322,16 @@ def test_one_action_under_many_roots_does_not_fill_the_first_results() -> None:
     other = entry("send_message", "POST", "/me/sendMail", "Send a message")
     found = first(index_of([*copies, other]), "messages", limit=4)
     assert "send_message" in found[:3]  # two copies, then the other action, then the rest
+
+
+def test_a_resource_of_the_parent_a_request_names_is_not_a_copy_of_the_others() -> None:
+    # "add Bob to the Finance group": a group's members, not one more copy of a chat's.
+    chats = ["/me/chats/{c}/members", "/users/{u}/chats/{c}/members", "/chats/{c}/members", "/teams/{t}/members"]
+    copies = [entry(f"members_{i}", "POST", path, "Add a member to a group chat") for i, path in enumerate(chats)]
+    group = entry("group_members", "POST", "/groups/{g}/members/$ref", "Create new navigation property ref to members")
+    others = [entry(f"create_{i}", "POST", f"/groups{i}", "Create a group") for i in range(3)]
+    found = first(index_of([*copies, group, *others]), "add Bob to the Finance group", limit=5)
+    assert "group_members" in found
 
 
 def test_a_third_root_of_one_action_still_ranks_above_what_barely_matches() -> None:

@@ -258,6 +258,8 @@ class SearchIndex:
         # pull requests and getting one are two actions; /me/x and /users/{id}/x are one, and so
         # are a list and its count or type cast).
         self._actions = [_action(method, s) for method, s in zip(self._methods, segments, strict=True)]
+        # What the resource belongs to (a group's members, a chat's members), as terms.
+        self._parents = [frozenset(terms(_parent(s))) for s in segments]
         self._personal = [_personal(s) for s in paths]
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
@@ -266,7 +268,8 @@ class SearchIndex:
         # Every term adds up: an operation that matches several of the words people use for one thing
         # ("who am I": authenticated, current, user) ranks above one that happens to match one of them.
         postings = self._postings
-        for said, weight in query_terms(request).items():
+        asked = query_terms(request)
+        for said, weight in asked.items():
             # "rescan" where the API only says "scan": doing it again is doing it.
             term = said[2:] if said not in postings and said.startswith("re") and said[2:] in postings else said
             for number, value in postings.get(term, ()):
@@ -284,14 +287,20 @@ class SearchIndex:
         ]
         # The spread lowers repeats of one action within the best few hundred: its ``limit`` come from them.
         ranked = heapq.nsmallest(max(limit * 30, 300), ranked)
-        return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit)]
+        return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit, asked)]
 
-    def _spread(self, ranked: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
-        """The best ``limit``, each result of one action beyond ``same_action`` ranked lower by ``repeat``."""
-        seen: dict[tuple[str, str, bool], int] = defaultdict(int)
+    def _spread(
+        self, ranked: list[tuple[float, int]], limit: int, asked: Mapping[str, float]
+    ) -> list[tuple[float, int]]:
+        """The best ``limit``, each result of one action beyond ``same_action`` ranked lower by ``repeat``.
+
+        The action of a parent the request names is one of its own: "add Bob to the Finance group"
+        asks for a group's members, not one more copy of a chat's.
+        """
+        seen: dict[tuple[tuple[str, str, bool], bool], int] = defaultdict(int)
         spread: list[tuple[float, int]] = []
         for score, number in ranked:
-            action = self._actions[number]
+            action = (self._actions[number], not self._parents[number].isdisjoint(asked))
             seen[action] += 1
             spread.append((score * self.weights.repeat ** max(seen[action] - self.weights.same_action, 0), number))
         return heapq.nsmallest(limit, spread)
@@ -347,6 +356,12 @@ def _personal(segments: list[str]) -> bool:
 def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
     resource = next((s for s in reversed(segments) if not _PARAMETER.match(s)), "")
     return method, resource, bool(segments and _PARAMETER.match(segments[-1]))
+
+
+def _parent(segments: list[str]) -> str:
+    """The named segment before the resource: what it belongs to."""
+    named = [s for s in segments if not _PARAMETER.match(s)]
+    return named[-2] if len(named) > 1 else ""
 
 
 def _trimmed(method: str, segments: list[str]) -> tuple[list[str], list[str]]:

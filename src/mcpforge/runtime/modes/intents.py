@@ -51,8 +51,8 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         CREATE,
     ),
     (
-        "update change edit modify rename fix set enable disable toggle turn switch archive mark flag close reopen "
-        "give prevent",
+        "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
+        "close reopen give prevent",
         UPDATE,
     ),
     ("list show get find search see view read fetch which who what how look any anything", READ),

@@ -218,6 +218,9 @@ def query_terms(text: str) -> dict[str, float]:
             index += 1
     for term, weight in parts.items():
         weights[term] = max(weight, weights.get(term, 0.0))
+    if _adds_someone(text):  # "add Bob to the Finance group": a member of it
+        for term in _MEMBERS:
+            weights.setdefault(stem(term), _MEMBER_WEIGHT)
     return weights
 
 
@@ -344,6 +347,22 @@ _NAME = re.compile(r"[A-Z][a-z]+")
 _NOT_BEFORE_A_NAME = _wordset(
     "the a an this that these those our my your their his her its to as called named in on at into and or"
 )
+
+
+# Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card".
+_ADDS_SOMEONE = re.compile(
+    r"\b(?:add|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|into|onto|from|off|out)\b"
+)
+_MEMBERS = ("member", "membership")
+_MEMBER_WEIGHT = 0.7
+
+
+def _adds_someone(text: str) -> bool:
+    """Whether the request puts a person (a name the lexicon does not know) into something or takes one out."""
+    found = _ADDS_SOMEONE.search(_meant(_QUOTED.sub(" ", text)))
+    return found is not None and all(
+        word.lower() not in STOPWORDS and stem(word.lower()) not in _lexicon_stems() for word in found.group(1).split()
+    )
 
 
 def names_someone(text: str) -> bool:
