@@ -270,6 +270,14 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert stem("stats") in query_terms("how many people opened last week's emails?")
     assert stem("item") in query_terms("what did customer 42 leave in their shopping cart?")
     assert intent("rewrite the description of the blue t-shirt") == intent("move the jackets into Sale") != CREATE
+    # A name given ("called billing-portal") is what to write; signing in with another account is a
+    # provider's, a second factor is MFA, a lifetime is a timeout, and who signed in asks for events.
+    assert set(query_terms("register a new app called billing-portal")) == set(query_terms("register a new app"))
+    assert stem("call") in query_terms("who called me yesterday")  # "called" that names nothing
+    assert stem("provider") in query_terms("let people sign in with their Google accounts")
+    assert stem("otp") in query_terms("make Jane set up two-factor authentication")
+    assert stem("timeout") in query_terms("make sessions expire after 8 hours")
+    assert stem("event") in query_terms("list everyone who signed in today")
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:

@@ -170,7 +170,7 @@ def query_terms(text: str) -> dict[str, float]:
     weights: dict[str, float] = {}
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
-    for token in _meant(text).split():
+    for token in _unnamed(_meant(text).split()):
         bare = token.strip(",.;:!?()")
         if _COMPOUND.fullmatch(bare):
             # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
@@ -222,6 +222,31 @@ def query_terms(text: str) -> dict[str, float]:
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     return weights
+
+
+# The name a request gives something ("an app called billing-portal", "a channel named launch-plan") is
+# what to write, not what to find: it and the word that gives it are left out.
+_NAMING = _wordset("called named")
+# What cannot be a name given: "who called me" is a call.
+_NOT_GIVEN = STOPWORDS | _wordset("me you him her us them it")
+
+
+def _unnamed(tokens: list[str]) -> list[str]:
+    """``tokens`` without a name given after "called" or "named" (and without that word)."""
+    kept: list[str] = []
+    skip = False
+    for index, token in enumerate(tokens):
+        if skip:
+            skip = False
+        elif (
+            token.lower() in _NAMING
+            and index + 1 < len(tokens)
+            and tokens[index + 1].strip(",.;:!?()\"'").lower() not in _NOT_GIVEN
+        ):
+            skip = True
+        else:
+            kept.append(token)
+    return kept
 
 
 # A verb that says which things ("the file I deleted"): less than a word said.
