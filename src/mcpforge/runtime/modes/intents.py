@@ -7,7 +7,7 @@ GET); :data:`SENT` are the verbs that, said first, name a thing to send ("email 
 
 from __future__ import annotations
 
-__all__ = ["CREATE", "DELETE", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE"]
+__all__ = ["CREATE", "DELETE", "FIRST_VERBS", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE"]
 
 # The HTTP methods a request's action words ask for, first match wins; a phrase before its words
 # ("get rid of" is a DELETE, not a GET).
@@ -47,12 +47,12 @@ INTENT_PHRASES = {
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
     (
-        "create add make new post submit send register publish upload invite save store book put text share reply",
+        "create add make new post submit send register publish upload invite save store book text share reply",
         CREATE,
     ),
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
-        "close reopen give prevent",
+        "close reopen give prevent put",
         UPDATE,
     ),
     ("list show get find search see view read fetch which who what how look any anything", READ),
@@ -60,3 +60,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
 
 # Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
 SENT = frozenset({"email", "mail", "text", "message", "dm"})
+
+# Words that are the action only when said first ("like the drone video"; "I'd like to see" asks nothing
+# of likes), and the methods they ask for.
+FIRST_VERBS = {"like": CREATE, "unlike": DELETE}

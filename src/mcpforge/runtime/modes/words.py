@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .intents import CREATE, INTENT_PHRASES, INTENT_VERBS, READ, SENT
+from .intents import CREATE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT
 from .lexicon import EVERYDAY
 
 __all__ = ["intent", "names_someone", "query_terms", "stem", "terms", "words"]
@@ -186,7 +186,9 @@ def query_terms(text: str) -> dict[str, float]:
     said = _said(" ".join(tokens))
     if said and said[0] in SENT:  # "email the report to the team": a message to send
         weights[stem("send")] = 0.8
-    described = _described(said)
+    if said and said[0] in FIRST_VERBS:  # "like the drone video": a like, though "like" is a stopword
+        weights[stem(said[0])] = 1.0
+    described = _described(said) | _purpose(said)
     index = 0
     while index < len(said):
         if index in described:  # "the movies I added": which movies, not what to do
@@ -258,6 +260,25 @@ _DOERS = _wordset("i we you they he she someone somebody")
 _BE = _wordset("am is are was were be been")
 _ASKING = _wordset("when where")
 _PAST = _wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
+
+
+# What a request is for, after "so": "make the video private so only people with the link can watch
+# it" asks for a change to the video; watching and people say why ("so far" and "so many" are not).
+_NOT_PURPOSE = _wordset("far many much")
+
+
+def _purpose(said: list[str]) -> set[int]:
+    """Where in ``said`` the words say what the request is for, not what to do."""
+    # "so turn off the tracker" after the context ("we use Jira now, so ...") is what to do.
+    start = next(
+        (
+            i
+            for i in range(1, len(said) - 1)
+            if said[i] == "so" and said[i + 1] not in _NOT_PURPOSE and not _methods_of(said[i + 1])
+        ),
+        len(said),
+    )
+    return set(range(start + 1, len(said)))
 
 
 def _described(said: list[str]) -> set[int]:
@@ -350,6 +371,8 @@ def intent(text: str) -> frozenset[str]:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
         return READ
+    if said and said[0] in FIRST_VERBS:
+        return FIRST_VERBS[said[0]]
     described = _described(said)
     for index, word in enumerate(said):
         if index in described:
@@ -376,7 +399,7 @@ _NOT_BEFORE_A_NAME = _wordset(
 
 # Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card".
 _ADDS_SOMEONE = re.compile(
-    r"\b(?:add|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|into|onto|from|off|out)\b"
+    r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|in|into|onto|from|off|out)\b"
 )
 _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
