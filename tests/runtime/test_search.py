@@ -292,6 +292,10 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     purpose = query_terms("make the video private so only people with the link can watch it")
     assert purpose[stem("watch")] < 1.0 == purpose[stem("video")]
     assert query_terms("we use Jira now, so turn off the issue tracker")[stem("tracker")] == 1.0
+    # What people said is their messages; to kick someone out is the kick, where an API names it so.
+    assert stem("history") in query_terms("what did people say in #support today?")
+    assert stem("history") in query_terms("what has Dana said about the launch")
+    assert stem("kick") in query_terms("kick Bob out of #general")
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
