@@ -296,6 +296,9 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert stem("history") in query_terms("what did people say in #support today?")
     assert stem("history") in query_terms("what has Dana said about the launch")
     assert stem("kick") in query_terms("kick Bob out of #general")
+    # A menu is a catalog; money reaching a bank account is a payout or settlement.
+    assert stem("catalog") in query_terms("add an oat milk latte to the menu at $5.50")
+    assert stem("settlement") in query_terms("when will the money reach our bank account?")
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
