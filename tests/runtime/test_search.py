@@ -299,6 +299,12 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     # A menu is a catalog; money reaching a bank account is a payout or settlement.
     assert stem("catalog") in query_terms("add an oat milk latte to the menu at $5.50")
     assert stem("settlement") in query_terms("when will the money reach our bank account?")
+    # An action undone in one word: what made something is taken away, a change is changed back; a state
+    # ("unassigned", "unread") is not an action.
+    assert intent("unassign carol from issue 12") == {"DELETE"} and stem("assign") in query_terms("unassign carol")
+    assert intent("unarchive the repo") == {"PATCH", "PUT", "POST"}
+    assert stem("assign") not in query_terms("show unassigned issues") and stem("read") not in query_terms("unread")
+    assert stem("ignore") in query_terms("mute notifications for acme/noisy-repo")
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:

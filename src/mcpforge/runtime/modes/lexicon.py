@@ -173,6 +173,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    "mute": (("ignore", "ignored", "subscription", "unsubscribe", "silence", "notification"), 0.6),
     "bank account": (("bank", "account", "payout", "settlement", "deposit", "transfer"), 0.5),
     "menu": (("catalog", "item", "product"), 0.7),
     "said": (("message", "history", "conversation", "post"), 0.5),

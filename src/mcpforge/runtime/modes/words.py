@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .intents import CREATE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT
+from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE
 from .lexicon import EVERYDAY
 
 __all__ = ["intent", "names_someone", "query_terms", "stem", "terms", "words"]
@@ -213,6 +213,10 @@ def query_terms(text: str) -> dict[str, float]:
                 weights.setdefault(stem(word), VALUE_WEIGHT)
             else:
                 weights[stem(word)] = 1.0  # a word said counts whole, whatever the lexicon guessed before it
+                undone = _undone(word)
+                if undone is not None:  # "unassign": what is undone, and the lexicon's words for it
+                    weights.setdefault(stem(undone), 0.8)
+                    word = undone
                 # Another form of a word the lexicon knows: "happening" as "happened".
                 synonyms, weight = _lexicon_stems().get(stem(word), ((), 0.0))
                 for term in synonyms:
@@ -361,7 +365,30 @@ def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
 
 def _methods_of(word: str) -> frozenset[str]:
     stemmed = stem(word)
-    return next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+    found = next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+    undone = None if found else _undone(word)
+    if undone is None:
+        return found
+    # Undoing what made something takes it away ("unassign", "unpin"); undoing a change is a change
+    # ("unarchive", "unhide").
+    return DELETE if _methods_of(undone) in (CREATE, frozenset()) else UPDATE
+
+
+# An action undone, said as one word: "unassign carol", "unpin the message", "unmute the channel".
+_UNDONE = re.compile(r"un([a-z]{3,})")
+
+
+def _undone(word: str) -> str | None:
+    """The action ``word`` undoes: "un" and an action the intents know ("unassigned", "unread" are states)."""
+    found = _UNDONE.fullmatch(word)
+    if found is None or word.endswith("ed"):
+        return None
+    rest = found.group(1)
+    stemmed = stem(rest)
+    known = next((methods for verbs, methods in _intents() if stemmed in verbs), None)
+    if known == READ:
+        return None
+    return rest if known is not None or rest in EVERYDAY or stemmed in _lexicon_stems() else None
 
 
 def intent(text: str) -> frozenset[str]:
