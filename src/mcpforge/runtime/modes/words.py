@@ -363,9 +363,14 @@ def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     return tuple((frozenset(stem(w) for w in verbs.split()), methods) for verbs, methods in INTENT_VERBS)
 
 
-def _methods_of(word: str) -> frozenset[str]:
+def _listed(word: str) -> frozenset[str]:
+    """The methods the intents list ``word`` for (empty: none)."""
     stemmed = stem(word)
-    found = next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+    return next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+
+
+def _methods_of(word: str) -> frozenset[str]:
+    found = _listed(word)
     undone = None if found else _undone(word)
     if undone is None:
         return found
@@ -384,11 +389,10 @@ def _undone(word: str) -> str | None:
     if found is None or word.endswith("ed"):
         return None
     rest = found.group(1)
-    stemmed = stem(rest)
-    known = next((methods for verbs, methods in _intents() if stemmed in verbs), None)
+    known = _listed(rest)
     if known == READ:
         return None
-    return rest if known is not None or rest in EVERYDAY or stemmed in _lexicon_stems() else None
+    return rest if known or rest in EVERYDAY or stem(rest) in _lexicon_stems() else None
 
 
 def intent(text: str) -> frozenset[str]:
