@@ -307,6 +307,32 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     assert stem("ignore") in query_terms("mute notifications for acme/noisy-repo")
 
 
+def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
+    # "don't send" said first calls off what was to be done; said after another action it is left out.
+    called_off = query_terms("don't send the scheduled campaign after all")
+    assert stem("cancel") in called_off and stem("campaign") in called_off
+    assert stem("cancel") not in query_terms("draft it but don't send it yet")
+    # A yes-or-no question asks about what is: "did the last pipeline pass?" reads.
+    assert intent("did the last pipeline on acme/web pass?") == READ and intent("is Jonas online?") == READ
+    # Someone added by their address is a member, as one added by name.
+    assert query_terms("add jane@example.com to our newsletter list")[stem("member")] > 0
+    # A host's name is a domain, an IP address an IP; an email address is neither.
+    pointed = query_terms("point blog.example.com at 203.0.113.7")
+    assert {stem("domain"), stem("ip")} <= set(pointed)
+    assert not {stem("domain"), stem("ip")} & set(query_terms("add jane@example.com to the list"))
+    # A copy may be a duplicate, a clone or a replica; what is owed a balance or an invoice; a shut-down
+    # server is shut down in one word too; "her own login" has no owner; a mailing list's subscribers
+    # are its members; an email that goes out when someone does something is an automation.
+    assert stem("replicate") in query_terms("make a copy of last month's newsletter")
+    assert stem("invoice") in query_terms("how much do I owe this month?")
+    assert stem("shutdown") in query_terms("shut down the staging box")
+    assert stem("owner") not in query_terms("give Dana her own login")
+    assert stem("member") in query_terms("how many subscribers do we have?")
+    assert stem("automation") in query_terms("a welcome email that goes out when someone subscribes")
+    # What a request is for counts its words, not its stopwords.
+    assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
+
+
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
     assert names_someone("what groups is Tom a member of") and names_someone("add Sam to the design board")
     assert names_someone("are Anna and Ben free on Thursday")

@@ -144,6 +144,9 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
 _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
 VALUE_WEIGHT = 0.15
+# A value that says what it is: an IP address, a host's name (blog.example.com, not jane@example.com).
+_IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_HOST_NAME = re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE)
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
 _FILE_NAME = re.compile(
     r"\w\.(?:txt|md|rst|pdf|docx?|xlsx?|pptx?|odt|csv|tsv|json|ya?ml|xml|toml|ini|html?|css|png|jpe?g|gif|svg|"
@@ -192,7 +195,8 @@ def query_terms(text: str) -> dict[str, float]:
     index = 0
     while index < len(said):
         if index in described:  # "the movies I added": which movies, not what to do
-            weights.setdefault(stem(said[index]), _DESCRIBING)
+            if said[index] not in STOPWORDS:
+                weights.setdefault(stem(said[index]), _DESCRIBING)
             index += 1
             continue
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
@@ -262,7 +266,7 @@ _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 # things, not what to do now.
 _DOERS = _wordset("i we you they he she someone somebody")
 _BE = _wordset("am is are was were be been")
-_ASKING = _wordset("when where")
+_ASKING = _wordset("when where did does is are was were has")
 _PAST = _wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
 
 
@@ -320,8 +324,15 @@ def _meant(text: str) -> str:
 
 
 def _not_done(match: re.Match[str]) -> str:
-    # Only an action ("don't send"): "users who don't have MFA" asks about them.
-    return " " if _methods_of(match.group(1).lower()) else match.group(0)
+    # Only an action ("don't send"): "users who don't have MFA" asks about them. Said alone, it is the
+    # request: "don't send the scheduled campaign after all" calls off what was to be done ("don't
+    # delete it, archive it" asks for the archive).
+    if not _methods_of(match.group(1).lower()):
+        return match.group(0)
+    alone = match.string[: match.start()].strip(" ,.!").lower() in ("", "please")
+    if not alone or match.string[match.end() :].strip(" .!"):
+        return " "
+    return "call off " + match.group(0)[match.start(1) - match.start() :]
 
 
 # Particles of verbs said apart from them: "take Bob out", "turn the alarm off", "set the repo up".
@@ -355,7 +366,10 @@ def _value_free(token: str) -> str:
         return "annual" if period.group(1) else "quarterly"
     if token.lower().strip(",.;:!?") in EVERYDAY or not _VALUE_TOKEN.fullmatch(token.strip(",;:!?()")):
         return token
-    return "file" if _FILE_NAME.search(token.rstrip(",.;:!?()")) else ""
+    bare = token.rstrip(",.;:!?()")
+    if _FILE_NAME.search(bare):
+        return "file"
+    return "ip" if _IP_ADDRESS.fullmatch(bare) else "domain" if _HOST_NAME.fullmatch(bare) else ""
 
 
 @lru_cache(maxsize=1)
@@ -428,9 +442,11 @@ _NOT_BEFORE_A_NAME = _wordset(
 )
 
 
-# Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card".
+# Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card",
+# "add jane@example.com to the list".
 _ADDS_SOMEONE = re.compile(
-    r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|in|into|onto|from|off|out)\b"
+    r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"\s+(?:to|in|into|onto|from|off|out)\b"
 )
 _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
