@@ -11,10 +11,11 @@ import pytest
 from conftest import FIXTURES
 from helpers import contract_of
 from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import intent, names_someone, query_terms
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, operation_texts, rpc_method
 from mcpforge.runtime.modes.intents import CREATE, READ
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
-from mcpforge.runtime.modes.words import intent, names_someone, query_terms, stem, words
+from mcpforge.runtime.modes.words import stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
@@ -329,6 +330,13 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     assert stem("owner") not in query_terms("give Dana her own login")
     assert stem("member") in query_terms("how many subscribers do we have?")
     assert stem("automation") in query_terms("a welcome email that goes out when someone subscribes")
+    # A new name is what to write: "rename the team to Brand and Marketing" asks nothing of branding.
+    renamed = query_terms("rename the Marketing team to Brand and Marketing")
+    assert stem("team") in renamed and stem("brand") not in renamed
+    assert stem("roadmap") not in query_terms("make a board called Q3 Roadmap for the team")
+    # An invite said as a thing is an invitation; who looked at something asks for its views.
+    assert stem("invitation") in query_terms("accept the meeting invite from Carlos")
+    assert stem("analytics") in query_terms("who looked at my document this week?")
     # What a request is for counts its words, not its stopwords.
     assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .words import intent, names_someone, query_terms, terms
+from .asks import intent, names_someone, query_terms
+from .words import terms
 
 __all__ = [
     "FIELDS",

@@ -173,6 +173,14 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    # An invite said as a thing is an invitation ("accept the meeting invite"), not someone to invite.
+    "the invite": (("invitation", "event"), 0.8),
+    "meeting invite": (("invitation", "meeting", "event", "calendar"), 0.8),
+    # Who looked at something asks for its views: its activity or analytics.
+    "looked at": (("view", "viewed", "activity", "analytics", "access", "seen"), 0.6),
+    "viewed": (("view", "activity", "analytics", "access", "seen"), 0.6),
+    "who saw": (("view", "viewed", "activity", "analytics", "seen"), 0.6),
+    "who opened": (("open", "view", "viewed", "activity", "analytics"), 0.6),
     "copy": (("duplicate", "clone", "replicate"), 0.7),
     "owe": (("balance", "invoice", "bill", "billing", "due"), 0.6),
     "power off": (("shutdown", "stop", "disable"), 0.7),

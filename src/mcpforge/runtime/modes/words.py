@@ -3,10 +3,8 @@
 Both sides go through :func:`terms`: identifiers split where their words meet (``listPullRequests``,
 ``rerun-failed-jobs``, ``microsoft.graph.sendMail``), lower-cased, common words dropped, and each
 word reduced to its stem by the Snowball English stemmer (``snowballstemmer``: "repositories" and
-"repository" meet). A request also goes through :data:`.lexicon.EVERYDAY`: the words people use for what an
-API names otherwise (a PR is a pull request, to "get rid of" is to delete, "who" asks for a
-list), each with the weight of its evidence, and :func:`intent`: which HTTP methods the request
-asks for.
+"repository" meet). How a request is read beyond its words (the lexicon, what it asks to do, whom
+it names) is :mod:`.asks`'s.
 """
 
 from __future__ import annotations
@@ -15,13 +13,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE
-from .lexicon import EVERYDAY
-
-__all__ = ["intent", "names_someone", "query_terms", "stem", "terms", "words"]
+__all__ = ["STOPWORDS", "stem", "terms", "words", "wordset"]
 
 
-def _wordset(text: str) -> frozenset[str]:
+def wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
@@ -32,7 +27,7 @@ def _wordset(text: str) -> frozenset[str]:
 _WORD = re.compile(
     r"[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*|[A-Z]+s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+"
 )
-STOPWORDS = _wordset(
+STOPWORDS = wordset(
     "a an the to of for in on at by with from into onto about as and or but if so than then this that "
     "these those it its is are was were be been being do does did done can could would should will shall "
     "may might must please some any each every there here just also very really now still yet again up "
@@ -42,9 +37,6 @@ STOPWORDS = _wordset(
     "wasnt werent shouldnt couldnt wouldnt more "
     "anything something everything nothing"
 )
-# A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub"): a document
-# may write it as one word (a path's "onenote"), so a request's joined word is a term beside its parts.
-_COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
 # Words that stay whole: the stemmer would merge them with unrelated words.
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
 # Nouns the stemmer would merge with a verb people say: "set" Dave as manager is not about settings.
@@ -56,7 +48,7 @@ _BRITISH = {
     british: american
     for british, _, american in (
         pair.partition("=")
-        for pair in _wordset(
+        for pair in wordset(
             "favour=favor colour=color behaviour=behavior honour=honor neighbour=neighbor labour=labor "
             "flavour=flavor humour=humor rumour=rumor licence=license catalogue=catalog dialogue=dialog "
             "analogue=analog centre=center theatre=theater metre=meter litre=liter fibre=fiber "
@@ -126,354 +118,3 @@ def terms(text: str) -> list[str]:
         token_terms = known(token)
         add(_token_terms(token) if token_terms is None else token_terms)
     return found
-
-
-_LONGEST = max(len(k.split()) for k in EVERYDAY)
-
-
-# Words that name when or how much, not what: mostly arguments of the call, seldom its subject.
-_VALUES = _wordset(
-    "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
-    "minute minutes day days weeks months years ago last next previous soon later earlier first second "
-    "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-    "july august september october november december am pm percent usd eur dollars euros old older oldest "
-    "quarterly annual"
-)
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
-# Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
-# names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
-_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
-VALUE_WEIGHT = 0.15
-# A value that says what it is: an IP address, a host's name (blog.example.com, not jane@example.com).
-_IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-_HOST_NAME = re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE)
-_PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
-_FILE_NAME = re.compile(
-    r"\w\.(?:txt|md|rst|pdf|docx?|xlsx?|pptx?|odt|csv|tsv|json|ya?ml|xml|toml|ini|html?|css|png|jpe?g|gif|svg|"
-    r"webp|mp[34]|mov|wav|zip|gz|tgz|tar|py|js|ts|go|rs|java|rb|c|h|cpp|sh|sql|log)$",
-    re.IGNORECASE,
-)
-
-
-def query_terms(text: str) -> dict[str, float]:
-    """A request's terms, each once, with its weight (a word said outright counts whole).
-
-    A word said counts 1.0, even where the lexicon named it before ("stop anyone from ... with a
-    ruleset"), and the everyday lexicon's terms for it less; the index adds up every term an
-    operation matches ("email" finds mail messages by both words). Quoted text, and what follows a
-    colon after an action ("file a bug: the login page crashes"), is what to write, not what to
-    call; what the request says not to do ("don't send it yet") is not what to call either: both
-    are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
-    count little. A file's name (``budget.xlsx``) says "file".
-    """
-    text = _QUOTED.sub(" ", text)
-    action, colon, _ = text.partition(": ")
-    if colon and intent(action):
-        text = action
-    weights: dict[str, float] = {}
-    parts: dict[str, float] = {}  # of names written as one word
-    tokens = []
-    for token in _unnamed(_meant(text).split()):
-        bare = token.strip(",.;:!?()")
-        if _COMPOUND.fullmatch(bare):
-            # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
-            # in general), and where the lexicon knows the name, its words are what the parts would mean
-            # ("SharePoint" asks nothing of sharing).
-            if bare.lower() not in EVERYDAY:
-                parts.update((stem(part), 1.0) for part in words(token) if part not in STOPWORDS)
-            tokens.append(token.lower())
-        else:
-            if _HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
-                weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
-            tokens.append(_value_free(token))
-    said = _said(" ".join(tokens))
-    if said and said[0] in SENT:  # "email the report to the team": a message to send
-        weights[stem("send")] = 0.8
-    if said and said[0] in FIRST_VERBS:  # "like the drone video": a like, though "like" is a stopword
-        weights[stem(said[0])] = 1.0
-    described = _described(said) | _purpose(said)
-    index = 0
-    while index < len(said):
-        if index in described:  # "the movies I added": which movies, not what to do
-            if said[index] not in STOPWORDS:
-                weights.setdefault(stem(said[index]), _DESCRIBING)
-            index += 1
-            continue
-        for size in range(min(_LONGEST, len(said) - index), 0, -1):
-            phrase = " ".join(said[index : index + size])
-            if phrase in EVERYDAY:
-                synonyms, weight = EVERYDAY[phrase]
-                if size == 1 and phrase not in STOPWORDS:
-                    weights.setdefault(stem(phrase), 1.0)
-                for term in synonyms:
-                    weights.setdefault(stem(term), weight)
-                index += size
-                break
-        else:
-            word = said[index]
-            if word in STOPWORDS:
-                pass
-            elif word in _VALUES or word.isdigit():
-                weights.setdefault(stem(word), VALUE_WEIGHT)
-            else:
-                weights[stem(word)] = 1.0  # a word said counts whole, whatever the lexicon guessed before it
-                undone = _undone(word)
-                if undone is not None:  # "unassign": what is undone, and the lexicon's words for it
-                    weights.setdefault(stem(undone), 0.8)
-                    word = undone
-                # Another form of a word the lexicon knows: "happening" as "happened".
-                synonyms, weight = _lexicon_stems().get(stem(word), ((), 0.0))
-                for term in synonyms:
-                    weights.setdefault(stem(term), weight)
-            index += 1
-    for term, weight in parts.items():
-        weights[term] = max(weight, weights.get(term, 0.0))
-    if _adds_someone(text):  # "add Bob to the Finance group": a member of it
-        for term in _MEMBERS:
-            weights.setdefault(stem(term), _MEMBER_WEIGHT)
-    return weights
-
-
-# The name a request gives something ("an app called billing-portal", "a channel named launch-plan") is
-# what to write, not what to find: it and the word that gives it are left out.
-_NAMING = _wordset("called named")
-# What cannot be a name given: "who called me" is a call.
-_NOT_GIVEN = STOPWORDS | _wordset("me you him her us them it")
-
-
-def _unnamed(tokens: list[str]) -> list[str]:
-    """``tokens`` without a name given after "called" or "named" (and without that word)."""
-    kept: list[str] = []
-    skip = False
-    for index, token in enumerate(tokens):
-        if skip:
-            skip = False
-        elif (
-            token.lower() in _NAMING
-            and index + 1 < len(tokens)
-            and tokens[index + 1].strip(",.;:!?()\"'").lower() not in _NOT_GIVEN
-        ):
-            skip = True
-        else:
-            kept.append(token)
-    return kept
-
-
-# A verb that says which things ("the file I deleted"): less than a word said.
-_DESCRIBING = 0.5
-_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-# Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
-# things, not what to do now.
-_DOERS = _wordset("i we you they he she someone somebody")
-_BE = _wordset("am is are was were be been")
-_ASKING = _wordset("when where did does is are was were has")
-_PAST = _wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
-
-
-# What a request is for, after "so": "make the video private so only people with the link can watch
-# it" asks for a change to the video; watching and people say why ("so far" and "so many" are not).
-_NOT_PURPOSE = _wordset("far many much")
-
-
-def _purpose(said: list[str]) -> set[int]:
-    """Where in ``said`` the words say what the request is for, not what to do."""
-    # "so turn off the tracker" after the context ("we use Jira now, so ...") is what to do.
-    start = next(
-        (
-            i
-            for i in range(1, len(said) - 1)
-            if said[i] == "so" and said[i + 1] not in _NOT_PURPOSE and not _methods_of(said[i + 1])
-        ),
-        len(said),
-    )
-    return set(range(start + 1, len(said)))
-
-
-def _described(said: list[str]) -> set[int]:
-    """Where in ``said`` a verb describes a thing by what someone did to it."""
-    return {
-        index
-        for index in range(1, len(said))
-        if said[index - 1] in _DOERS
-        and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
-        and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
-    }
-
-
-# "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
-_CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m)\b", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1)
-def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
-    """The lexicon's single words by their stems (the first entry of a stem wins)."""
-    found: dict[str, tuple[tuple[str, ...], float]] = {}
-    for key, value in EVERYDAY.items():
-        if " " not in key and key not in STOPWORDS:
-            found.setdefault(stem(key), value)
-    return found
-
-
-# An action the request says not to take: "draft it but don't send it yet", "do not notify anyone".
-_NOT_DOING = re.compile(r"\b(?:don'?t|do not|never)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
-
-
-def _meant(text: str) -> str:
-    """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text.replace("\u2019", "'")))
-
-
-def _not_done(match: re.Match[str]) -> str:
-    # Only an action ("don't send"): "users who don't have MFA" asks about them. Said alone, it is the
-    # request: "don't send the scheduled campaign after all" calls off what was to be done ("don't
-    # delete it, archive it" asks for the archive).
-    if not _methods_of(match.group(1).lower()):
-        return match.group(0)
-    alone = match.string[: match.start()].strip(" ,.!").lower() in ("", "please")
-    if not alone or match.string[match.end() :].strip(" .!"):
-        return " "
-    return "call off " + match.group(0)[match.start(1) - match.start() :]
-
-
-# Particles of verbs said apart from them: "take Bob out", "turn the alarm off", "set the repo up".
-_PARTICLES = frozenset({"off", "on", "out", "up", "down", "back", "away"})
-_PHRASAL = frozenset(k for k in (*EVERYDAY, *INTENT_PHRASES) if len(k.split()) == 2 and k.split()[1] in _PARTICLES)
-
-
-def _said(text: str) -> list[str]:
-    """The words of a request, a phrasal verb's particle brought back beside its verb (up to three words apart)."""
-    said = words(text)
-    for index, word in enumerate(said):
-        for gap in range(2, 5):
-            if (
-                index + gap < len(said)
-                and f"{word} {said[index + gap]}" in _PHRASAL
-                # "take the day off", "take Friday off": time away, not an action's particle
-                and f"{said[index + gap - 1]} {said[index + gap]}" not in EVERYDAY
-                and said[index + gap - 1] not in _VALUES
-            ):
-                said.insert(index + 1, said.pop(index + gap))
-                break
-    return said
-
-
-def _value_free(token: str) -> str:
-    # A value (acme/widgets, cus_9, deprecatedFunction) names what to act on, not what to do: left out,
-    # unless the lexicon knows it (k8s). A file's name is a value that says what it names. A quarter
-    # or a fiscal year (Q3, FY24) is a time, said as the word for it ("the Q3 report": a quarterly one).
-    period = _PERIOD.fullmatch(token.strip(",.;:!?()"))
-    if period:
-        return "annual" if period.group(1) else "quarterly"
-    if token.lower().strip(",.;:!?") in EVERYDAY or not _VALUE_TOKEN.fullmatch(token.strip(",;:!?()")):
-        return token
-    bare = token.rstrip(",.;:!?()")
-    if _FILE_NAME.search(bare):
-        return "file"
-    return "ip" if _IP_ADDRESS.fullmatch(bare) else "domain" if _HOST_NAME.fullmatch(bare) else ""
-
-
-@lru_cache(maxsize=1)
-def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    return tuple((frozenset(stem(w) for w in verbs.split()), methods) for verbs, methods in INTENT_VERBS)
-
-
-def _listed(word: str) -> frozenset[str]:
-    """The methods the intents list ``word`` for (empty: none)."""
-    stemmed = stem(word)
-    return next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
-
-
-def _methods_of(word: str) -> frozenset[str]:
-    found = _listed(word)
-    undone = None if found else _undone(word)
-    if undone is None:
-        return found
-    # Undoing what made something takes it away ("unassign", "unpin"); undoing a change is a change
-    # ("unarchive", "unhide").
-    return DELETE if _methods_of(undone) in (CREATE, frozenset()) else UPDATE
-
-
-# An action undone, said as one word: "unassign carol", "unpin the message", "unmute the channel".
-_UNDONE = re.compile(r"un([a-z]{3,})")
-
-
-def _undone(word: str) -> str | None:
-    """The action ``word`` undoes: "un" and an action the intents know ("unassigned", "unread" are states)."""
-    found = _UNDONE.fullmatch(word)
-    if found is None or word.endswith("ed"):
-        return None
-    rest = found.group(1)
-    known = _listed(rest)
-    if known == READ:
-        return None
-    return rest if known or rest in EVERYDAY or stem(rest) in _lexicon_stems() else None
-
-
-def intent(text: str) -> frozenset[str]:
-    """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = _said(_meant(text))
-    if said and said[0] in SENT:
-        return CREATE
-    if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
-        return READ
-    if said and said[0] in FIRST_VERBS:
-        return FIRST_VERBS[said[0]]
-    described = _described(said)
-    for index, word in enumerate(said):
-        if index in described:
-            continue
-        for size in (3, 2):
-            methods = INTENT_PHRASES.get(" ".join(said[index : index + size]))
-            if methods:
-                return methods
-        methods = _methods_of(word)
-        if methods:
-            return methods
-    return frozenset()
-
-
-# Someone named ("add Sam to the board", "what groups is Tom a member of"): the request is about a
-# person. A name is a capitalised word after a lower-case one that is not an article or a
-# preposition ("the Finance group", "Q3 Roadmap", "in Jira" name things), and not a word the lexicon
-# or the calendar knows.
-_NAME = re.compile(r"[A-Z][a-z]+")
-_NOT_BEFORE_A_NAME = _wordset(
-    "the a an this that these those our my your their his her its to as called named in on at into and or"
-)
-
-
-# Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card",
-# "add jane@example.com to the list".
-_ADDS_SOMEONE = re.compile(
-    r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"\s+(?:to|in|into|onto|from|off|out)\b"
-)
-_MEMBERS = ("member", "membership")
-_MEMBER_WEIGHT = 0.7
-
-
-def _adds_someone(text: str) -> bool:
-    """Whether the request puts a person (a name the lexicon does not know) into something or takes one out."""
-    found = _ADDS_SOMEONE.search(_meant(_QUOTED.sub(" ", text)))
-    return found is not None and all(
-        word.lower() not in STOPWORDS and stem(word.lower()) not in _lexicon_stems() for word in found.group(1).split()
-    )
-
-
-def names_someone(text: str) -> bool:
-    """Whether the request names a person."""
-    before = ""
-    for token in _meant(_QUOTED.sub(" ", text)).split():
-        bare = token.strip(",.;:!?()")
-        lower = bare.lower()
-        if (
-            _NAME.fullmatch(bare)
-            and before.islower()
-            and before not in _NOT_BEFORE_A_NAME
-            and lower not in _VALUES
-            and lower not in STOPWORDS
-            and stem(lower) not in _lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
-        ):
-            return True
-        before = bare
-    return False
