@@ -7,11 +7,11 @@ frequencies are normalised by the field's length, weighted, summed, saturated (B
 multiplied by the term's rarity (IDF) once, when the index is built: a request then costs one
 lookup per term (:meth:`SearchIndex.search`, milliseconds for 11,000 operations).
 
-A request's terms come from :func:`.words.query_terms` (its words and the everyday lexicon's). An
-operation whose method is the one the request's verb asks for (:func:`.words.intent`; for an
+A request's terms come from :func:`.asks.query_terms` (its words and the everyday lexicon's). An
+operation whose method is the one the request's verb asks for (:func:`.asks.intent`; for an
 action named in the path, the method its verb means: :func:`rpc_method`) is raised, as is one
 whose path is short (the general operation before its variants), and, when the request names
-someone (:func:`.words.names_someone`), one on a person's things (``/users/{id}/...``); and the results are
+someone (:func:`.asks.names_someone`), one on a person's things (``/users/{id}/...``); and the results are
 spread over different actions: an API that repeats one tree under several roots (``/me``,
 ``/users/{id}``, ``/groups/{id}``) would otherwise fill the first ten with one action's copies.
 The weights were set on mcpforge's own task sets (``bench/search``) with ``bench/bench_search.py``.
@@ -83,7 +83,7 @@ _CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _DEFS = "#/$defs/"
 _AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
 # What an operation does, from its method and the shape of its path, in the words the lexicon maps
-# people's words to (words.EVERYDAY: "show" is get and list, "make" is create). A request's terms add
+# people's words to (lexicon.EVERYDAY: "show" is get and list, "make" is create). A request's terms add
 # up, so each action says its own words once: listing every synonym here would count one said word
 # several times over.
 _ACTIONS = {

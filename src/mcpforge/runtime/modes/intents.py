@@ -2,7 +2,7 @@
 
 :data:`INTENT_PHRASES` are matched before :data:`INTENT_VERBS` ("get rid of" is a DELETE, not a
 GET); :data:`SENT` are the verbs that, said first, name a thing to send ("email the report to Tom").
-:mod:`.words` reads them to weigh each operation's method; what the words name is :mod:`.lexicon`'s.
+:mod:`.asks` reads them to weigh each operation's method; what the words name is :mod:`.lexicon`'s.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 :data:`EVERYDAY` maps a word or phrase of a request to the terms a document uses for it, with the weight
 of that evidence ("get rid of" is delete and remove, a PR is a pull request, "who" asks for a list);
 which HTTP methods an action word asks for is :mod:`.intents`'s. General software vocabulary only, never
-one API's names: the search index (:mod:`.index`) and :mod:`.words` read it. Keys are words as people
+one API's names: the search index (:mod:`.index`) and :mod:`.asks` read it. Keys are words as people
 say them (lower-case, apostrophes dropped, hyphens as spaces), matched as phrases before single words.
 """
 
