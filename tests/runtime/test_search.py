@@ -321,11 +321,16 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     pointed = query_terms("point blog.example.com at 203.0.113.7")
     assert {stem("domain"), stem("ip")} <= set(pointed)
     assert not {stem("domain"), stem("ip")} & set(query_terms("add jane@example.com to the list"))
+    # An address is what the request acts on; a host's name may be what a thing is for: it counts less.
+    assert query_terms("assign 10.0.0.5 to the management interface")[stem("ip")] == 1.0
+    assert query_terms("get a free TLS certificate for example.com")[stem("domain")] < 1.0
+    assert query_terms("list our domains")[stem("domain")] == 1.0
     # A copy may be a duplicate, a clone or a replica; what is owed a balance or an invoice; a shut-down
     # server is shut down in one word too; "her own login" has no owner; a mailing list's subscribers
     # are its members; an email that goes out when someone does something is an automation.
     assert stem("replicate") in query_terms("make a copy of last month's newsletter")
     assert stem("invoice") in query_terms("how much do I owe this month?")
+    assert stem("overdue") in query_terms("how many subscribers are past due")
     assert stem("shutdown") in query_terms("shut down the staging box")
     assert stem("owner") not in query_terms("give Dana her own login")
     assert stem("member") in query_terms("how many subscribers do we have?")

@@ -40,6 +40,9 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
 VALUE_WEIGHT = 0.15
 # A value that says what it is: an IP address, a host's name (blog.example.com, not jane@example.com).
+# An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name counts less
+# than a word said: it may be what a thing is for ("a TLS certificate for example.com").
+_KIND_WEIGHTS = {"ip": 1.0, "domain": 0.5}
 _IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _HOST_NAME = re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE)
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
@@ -80,6 +83,9 @@ def query_terms(text: str) -> dict[str, float]:
         else:
             if _HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
                 weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
+            kind = _kind_of(token.rstrip(",.;:!?()"))
+            if kind:  # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
+                weights.setdefault(stem(kind), _KIND_WEIGHTS[kind])
             tokens.append(_value_free(token))
     said = _said(" ".join(tokens))
     if said and said[0] in SENT:  # "email the report to the team": a message to send
@@ -283,10 +289,12 @@ def _value_free(token: str) -> str:
         return "annual" if period.group(1) else "quarterly"
     if token.lower().strip(",.;:!?") in EVERYDAY or not _VALUE_TOKEN.fullmatch(token.strip(",;:!?()")):
         return token
-    bare = token.rstrip(",.;:!?()")
-    if _FILE_NAME.search(bare):
-        return "file"
-    return "ip" if _IP_ADDRESS.fullmatch(bare) else "domain" if _HOST_NAME.fullmatch(bare) else ""
+    return "file" if _FILE_NAME.search(token.rstrip(",.;:!?()")) else ""
+
+
+def _kind_of(value: str) -> str | None:
+    """What a value is, where its form says so: an IP address, a host's name (a domain)."""
+    return "ip" if _IP_ADDRESS.fullmatch(value) else "domain" if _HOST_NAME.fullmatch(value) else None
 
 
 @lru_cache(maxsize=1)

@@ -183,6 +183,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "who opened": (("open", "view", "viewed", "activity", "analytics"), 0.6),
     "copy": (("duplicate", "clone", "replicate"), 0.7),
     "owe": (("balance", "invoice", "bill", "billing", "due"), 0.6),
+    "past due": (("overdue", "unpaid", "delinquent", "due"), 0.6),
     "power off": (("shutdown", "stop", "disable"), 0.7),
     # A mailing list's subscribers are its members or contacts (in Stripe they subscribe to a plan: low).
     "subscribers": (("member", "contact", "recipient"), 0.35),
