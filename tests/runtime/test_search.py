@@ -342,6 +342,10 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     # An invite said as a thing is an invitation; who looked at something asks for its views.
     assert stem("invitation") in query_terms("accept the meeting invite from Carlos")
     assert stem("analytics") in query_terms("who looked at my document this week?")
+    # A website is a site or pages; what was given access was granted it; "let me know" asks to be notified.
+    assert stem("pages") in query_terms("publish the docs folder as a website")
+    assert stem("grant") in query_terms("which apps have been given access to our tenant?")
+    assert stem("notification") in query_terms("let me know when the build finishes")
     # What a request is for counts its words, not its stopwords.
     assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
 

@@ -173,6 +173,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "discard": (("delete", "cancel"), 0.6),
     "get rid of": (("delete", "remove"), 0.9),
     "make": (("create",), 0.6),
+    # A website is a site or pages (GitHub Pages); what was given access was granted it.
+    "website": (("site", "pages", "page", "hosting"), 0.6),
+    "given access": (("grant", "permission", "consent", "access"), 0.6),
+    "let me know": (("notification", "notify", "subscription", "webhook"), 0.6),
     # An invite said as a thing is an invitation ("accept the meeting invite"), not someone to invite.
     "the invite": (("invitation", "event"), 0.8),
     "meeting invite": (("invitation", "meeting", "event", "calendar"), 0.8),
