@@ -346,6 +346,11 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     assert stem("pages") in query_terms("publish the docs folder as a website")
     assert stem("grant") in query_terms("which apps have been given access to our tenant?")
     assert stem("notification") in query_terms("let me know when the build finishes")
+    # To record is to make one, to wipe to delete; leave taken is time away; a salary or bonus is pay.
+    assert intent("record a $500 check payment from Acme") == CREATE and intent("wipe the recording") == {"DELETE"}
+    sick = query_terms("record Tom's sick leave from last week")
+    assert stem("absence") in sick and stem("delete") not in sick
+    assert stem("pay") in query_terms("what's Maria's salary?") and stem("pay") in query_terms("add a bonus for Tom")
     # What a request is for counts its words, not its stopwords.
     assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
 

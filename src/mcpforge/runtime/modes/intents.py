@@ -45,9 +45,9 @@ INTENT_PHRASES = {
     "make it": UPDATE,
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("delete remove trash drop erase discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
+    ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
     (
-        "create add make new post submit send register publish upload invite save store book text share reply",
+        "create add make new post submit send register publish upload invite save store book text share reply record",
         CREATE,
     ),
     (

@@ -332,6 +332,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "block": (("block",), 1.0),
     "unblock": (("block", "delete"), 0.8),
     "pay": (("payment", "pay", "charge"), 0.5),
+    "salary": (("pay", "salary", "wage", "compensation", "earnings"), 0.6),
+    "bonus": (("pay", "bonus", "payment", "compensation", "addition"), 0.6),
     "charge": (("charge", "payment"), 0.6),
     "refund": (("refund",), 1.0),
     "transfer": (("transfer",), 1.0),
@@ -427,6 +429,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "take out": (("remove", "delete", "member"), 0.7),
     "take off": (("remove", "delete"), 0.7),  # "take Jo off this card", "take it off my favourites"
     "time off": _TIME_AWAY,
+    # Leave taken is time away, not leaving ("record Tom's sick leave").
+    "sick leave": (("sick", "sickness", "leave", "absence", "time", "off"), 0.7),
+    "annual leave": (("holiday", "vacation", "leave", "absence", "time", "off"), 0.7),
+    "parental leave": (("parental", "leave", "absence", "time", "off"), 0.7),
     "day off": _TIME_AWAY,
     "days off": _TIME_AWAY,
     "kick out": (("remove", "delete", "member", "membership", "kick"), 0.7),
