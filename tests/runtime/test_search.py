@@ -351,6 +351,10 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     sick = query_terms("record Tom's sick leave from last week")
     assert stem("absence") in sick and stem("delete") not in sick
     assert stem("pay") in query_terms("what's Maria's salary?") and stem("pay") in query_terms("add a bonus for Tom")
+    # To log is to record, to download to read; a product is an inventory item; hours logged a time entry.
+    assert intent("log 7.5 hours on the website project") == CREATE and intent("download the log of job 9") == READ
+    assert stem("inventory") in query_terms("add a new product") and stem("timecard") in query_terms("log hours")
+    assert query_terms("how many mugs are left in stock?")[stem("stock")] == 1.0
     # What a request is for counts its words, not its stopwords.
     assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
 

@@ -47,7 +47,8 @@ INTENT_PHRASES = {
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
     (
-        "create add make new post submit send register publish upload invite save store book text share reply record",
+        "create add make new post submit send register publish upload invite save store book text share reply record "
+        "log",
         CREATE,
     ),
     (
@@ -55,7 +56,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "close reopen give prevent put",
         UPDATE,
     ),
-    ("list show get find search see view read fetch which who what how look any anything", READ),
+    ("list show get find search see view read fetch download which who what how look any anything", READ),
 )
 
 # Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".

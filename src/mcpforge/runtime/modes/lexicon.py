@@ -199,6 +199,12 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "mute": (("ignore", "ignored", "subscription", "unsubscribe", "silence", "notification"), 0.6),
     "bank account": (("bank", "account", "payout", "settlement", "deposit", "transfer"), 0.5),
     "menu": (("catalog", "item", "product"), 0.7),
+    # In a business system a product is an item of its inventory or catalog, and stock its quantity.
+    "product": (("item", "inventory", "catalog", "product"), 0.5),
+    "stock": (("inventory", "quantity", "available"), 0.5),
+    # Hours logged are a time entry: a time card, a timesheet, a work log.
+    "log hours": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
+    "log time": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
     "said": (("message", "history", "conversation", "post"), 0.5),
     "say": (("message", "history", "conversation", "post", "said"), 0.5),
     "showcase": (("album", "collection", "playlist", "portfolio"), 0.6),
