@@ -355,6 +355,10 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     assert intent("log 7.5 hours on the website project") == CREATE and intent("download the log of job 9") == READ
     assert stem("inventory") in query_terms("add a new product") and stem("timecard") in query_terms("log hours")
     assert query_terms("how many mugs are left in stock?")[stem("stock")] == 1.0
+    # A title before a name says who: "Mrs." is not merge requests, "Dr." is a doctor.
+    titled = query_terms("book Mrs. Patel for a checkup with Dr. Lee on Tuesday")
+    assert stem("doctor") in titled and stem("merge") not in titled
+    assert stem("merge") in query_terms("list my MRs")
     # What a request is for counts its words, not its stopwords.
     assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
 

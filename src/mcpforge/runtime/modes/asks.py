@@ -21,6 +21,8 @@ __all__ = ["intent", "names_someone", "query_terms"]
 
 _LONGEST = max(len(k.split()) for k in EVERYDAY)
 
+# Titles before a name say who, not what: a doctor is one to find ("book a checkup with Dr. Lee").
+_TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
 # A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub"): a document
 # may write it as one word (a path's "onenote"), so a request's joined word is a term beside its parts.
 _COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
@@ -71,7 +73,9 @@ def query_terms(text: str) -> dict[str, float]:
     weights: dict[str, float] = {}
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
-    for token in _unnamed(_meant(text).split()):
+    # "Mrs. Patel", "Dr. Lee": a person's title, not merge requests.
+    titled = (_TITLES.get(token, token) for token in _unnamed(_meant(text).split()))
+    for token in filter(None, titled):
         bare = token.strip(",.;:!?()")
         if _COMPOUND.fullmatch(bare):
             # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
