@@ -363,6 +363,21 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     assert not {"i", "can", "it"} & set(query_terms("make a copy so I can reuse it"))
 
 
+def test_states_computers_usage_spreadsheets_and_leaving_in_everyday_words() -> None:
+    # A state's adjective names its noun: a compliant device's compliance, an important email's importance.
+    assert query_terms("which laptops aren't compliant?")[stem("compliance")] < 1.0
+    assert stem("importance") in query_terms("show my important emails")
+    assert stem("device") in query_terms("list laptops")
+    # What was used asks for usage; counted across the company, for a report.
+    assert stem("usage") in query_terms("how many people used Teams each day?")
+    assert stem("report") in query_terms("how many emails did people send across the company?")
+    # A spreadsheet is a file as well as a workbook: it is restored, shared and versioned as one.
+    assert stem("file") in query_terms("restore the spreadsheet I deleted")
+    # Taking oneself out of something is leaving its members; "take me off the issue" is not.
+    assert query_terms("remove me from the Project Phoenix team")[stem("member")] > 0
+    assert stem("member") not in query_terms("take me off issue 44")
+
+
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:
     assert names_someone("what groups is Tom a member of") and names_someone("add Sam to the design board")
     assert names_someone("are Anna and Ben free on Thursday")

@@ -41,6 +41,8 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
 _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
 VALUE_WEIGHT = 0.15
+# What a state's adjective names: a "compliant" device's compliance, an "important" email's importance.
+_STATE_NOUN = 0.7
 # A value that says what it is: an IP address, a host's name (blog.example.com, not jane@example.com).
 # An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name counts less
 # than a word said: it may be what a thing is for ("a TLS certificate for example.com").
@@ -122,6 +124,8 @@ def query_terms(text: str) -> dict[str, float]:
                 weights.setdefault(stem(word), VALUE_WEIGHT)
             else:
                 weights[stem(word)] = 1.0  # a word said counts whole, whatever the lexicon guessed before it
+                if len(word) > 5 and word.endswith(("ant", "ent")):  # "compliant" devices: their compliance
+                    weights.setdefault(stem(word[:-1] + "ce"), _STATE_NOUN)
                 undone = _undone(word)
                 if undone is not None:  # "unassign": what is undone, and the lexicon's words for it
                     weights.setdefault(stem(undone), 0.8)
@@ -375,7 +379,7 @@ _NOT_BEFORE_A_NAME = wordset(
 # "add jane@example.com to the list".
 _ADDS_SOMEONE = re.compile(
     r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"\s+(?:to|in|into|onto|from|off|out)\b"
+    r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
 )
 _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
@@ -384,7 +388,11 @@ _MEMBER_WEIGHT = 0.7
 def _adds_someone(text: str) -> bool:
     """Whether the request puts a person (a name the lexicon does not know) into something or takes one out."""
     found = _ADDS_SOMEONE.search(_meant(_QUOTED.sub(" ", text)))
-    return found is not None and all(
+    if found is None:
+        return False
+    if found.group(2):  # "remove me from the Phoenix team" ("take me off the issue" unassigns: not a member)
+        return True
+    return all(
         word.lower() not in STOPWORDS and stem(word.lower()) not in _lexicon_stems() for word in found.group(1).split()
     )
 

@@ -25,6 +25,8 @@ _DOCUMENT = (("file", "document", "item", "drive"), 0.6)
 _CHANGE_IT = (("update", "set"), 0.4)
 # A rule against something: "stop anyone from force pushing", "prevent merges without a review".
 _RESTRICT = (("rule", "ruleset", "protection", "restriction", "restrict", "lock", "limit"), 0.6)
+# What everyone did, counted: a usage report.
+_USAGE = (("report", "usage", "activity", "organization"), 0.6)
 # How much of something in a time: "how many pull requests can they open per day" asks for a limit.
 _RATE = (("limit", "cap", "quota", "rate"), 0.6)
 
@@ -111,7 +113,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "check in": (("checkin", "unlock"), 0.8),
     "check back": (("checkin", "unlock"), 0.8),
     "client secret": (("password", "credential", "secret", "application"), 0.7),
-    "spreadsheet": (("workbook", "excel", "sheet"), 0.8),
+    "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
     "excel": (("workbook",), 0.6),
     "password": (("password", "credential", "authentication", "secret"), 0.5),
     "log": (("log", "audit", "trace"), 0.5),
@@ -146,6 +148,17 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "license": (("license",), 1.0),
     "tenant": (("organization", "directory", "domain"), 0.6),
     "company": (("organization", "user"), 0.4),
+    # what everyone does, counted: "how many emails did people send across the company" asks for a report
+    "across the company": _USAGE,
+    "across the organization": _USAGE,
+    "across the org": _USAGE,
+    "company wide": _USAGE,
+    # a computer is a device an organisation manages
+    "laptop": (("device", "computer"), 0.8),
+    # how much something was used: its usage, what was done with it ("how many people used Teams")
+    "used": (("usage", "activity"), 0.5),
+    "computer": (("device",), 0.6),
+    "pc": (("device", "computer"), 0.8),
     "spam": (("block", "delete", "junk"), 0.4),
     "todo": (("task", "todo"), 0.8),
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
