@@ -376,6 +376,10 @@ def test_states_computers_usage_spreadsheets_and_leaving_in_everyday_words() -> 
     # Taking oneself out of something is leaving its members; "take me off the issue" is not.
     assert query_terms("remove me from the Project Phoenix team")[stem("member")] > 0
     assert stem("member") not in query_terms("take me off issue 44")
+    # Phones are devices of a model; who can see something are its users too.
+    assert stem("model") in query_terms("which phones are our users on?")
+    assert stem("model") not in query_terms("update John's phone number")
+    assert stem("user") in query_terms("who can see this app?")
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:

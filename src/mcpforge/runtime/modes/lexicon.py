@@ -159,6 +159,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "used": (("usage", "activity"), 0.5),
     "computer": (("device",), 0.6),
     "pc": (("device", "computer"), 0.8),
+    "phone": (("device", "model", "mobile"), 0.5),  # "which phones are our users on": device models
     "spam": (("block", "delete", "junk"), 0.4),
     "todo": (("task", "todo"), 0.8),
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
@@ -360,7 +361,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "export": (("export", "download"), 0.6),
     "share": (("share", "invite", "link", "permission", "collaboration"), 0.6),
     "unshare": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),
-    "who can see": (("collaboration", "collaborator", "permission", "access", "member", "share"), 0.6),
+    "who can see": (("collaboration", "collaborator", "permission", "access", "member", "share", "user"), 0.6),
     "who has access": (("collaboration", "collaborator", "permission", "member", "share"), 0.6),
     "who can": (("collaboration", "collaborator", "permission", "access", "restriction"), 0.6),
     "who is allowed": (("collaboration", "collaborator", "permission", "access", "restriction"), 0.6),
