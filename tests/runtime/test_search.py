@@ -380,6 +380,10 @@ def test_states_computers_usage_spreadsheets_and_leaving_in_everyday_words() -> 
     assert stem("model") in query_terms("which phones are our users on?")
     assert stem("model") not in query_terms("update John's phone number")
     assert stem("user") in query_terms("who can see this app?")
+    # A count each week is weekly; lines added are additions; what eats something up is its usage.
+    weekly = query_terms("how many lines were added and removed each week?")
+    assert stem("weekly") in weekly and stem("addition") in weekly
+    assert stem("usage") in query_terms("what's eating our Actions minutes?")
 
 
 def test_a_request_naming_someone_prefers_what_belongs_to_one_person() -> None:

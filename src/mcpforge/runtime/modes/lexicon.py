@@ -252,12 +252,19 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "per day": _RATE,
     "per week": _RATE,
     "per month": _RATE,
+    # a count broken down by a time: "how many lines were added each week" asks for weekly numbers
+    "each week": (("weekly",), 0.7),
+    "each month": (("monthly",), 0.7),
+    # what uses something up: "what's eating our Actions minutes" asks where the usage goes
+    "eating": (("usage", "billing", "cost"), 0.6),
+    "eating up": (("usage", "billing", "cost"), 0.6),
     "make the": _CHANGE_IT,
     "make this": _CHANGE_IT,
     "make it": _CHANGE_IT,
     "leave a": (("create",), 0.4),  # "leave a comment": writing one, not leaving a group
     "new": (("create",), 0.6),
     "add": (("create", "add"), 0.6),
+    "added": (("create", "add", "addition"), 0.6),  # lines added are additions
     "set up": (("create", "configure"), 0.6),
     "setup": (("create", "configure"), 0.6),
     "start": (("create", "start", "run"), 0.4),
