@@ -9,6 +9,8 @@ say them (lower-case, apostrophes dropped, hyphens as spaces), matched as phrase
 
 from __future__ import annotations
 
+from .things import THINGS
+
 __all__ = ["EVERYDAY"]
 
 # To stop hearing about something: "stop sending me updates", "stop notifying me".
@@ -19,154 +21,17 @@ _ACTIVITY = (("event", "activity", "history", "log", "audit", "action"), 0.6)
 _TIME_AWAY = (("time", "off", "leave", "absence", "vacation"), 0.7)
 # Whether someone is there: "is Jonas online in Teams", "who is online right now".
 _PRESENCE = (("presence", "availability"), 0.9)
-# A company's own document: "the quarterly report", "the Q3 report" (a quarter is said as "quarterly").
-_DOCUMENT = (("file", "document", "item", "drive"), 0.6)
 # A change to what exists: "make the project private", "make it public".
 _CHANGE_IT = (("update", "set"), 0.4)
 # A rule against something: "stop anyone from force pushing", "prevent merges without a review".
 _RESTRICT = (("rule", "ruleset", "protection", "restriction", "restrict", "lock", "limit"), 0.6)
-# What everyone did, counted: a usage report.
-_USAGE = (("report", "usage", "activity", "organization"), 0.6)
 # How much of something in a time: "how many pull requests can they open per day" asks for a limit.
 _RATE = (("limit", "cap", "quota", "rate"), 0.6)
 
 # The words people use, and the terms an API document uses for them: (terms, weight of the evidence).
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
 EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
-    # abbreviations and near-synonyms of things
-    "pr": (("pull", "request"), 1.0),
-    "prs": (("pull", "request"), 1.0),
-    "mr": (("merge", "request"), 1.0),
-    "mrs": (("merge", "request"), 1.0),
-    "repo": (("repository",), 1.0),
-    "repos": (("repository",), 1.0),
-    "org": (("organization",), 1.0),
-    "orgs": (("organization",), 1.0),
-    "msg": (("message",), 1.0),
-    # and the other way: paths often abbreviate (GitHub's /orgs and /repos)
-    "organization": (("org",), 0.5),
-    "organizations": (("org",), 0.5),
-    "repository": (("repo",), 0.5),
-    "repositories": (("repo",), 0.5),
-    "configuration": (("config",), 0.5),
-    "environment": (("env",), 0.5),
-    "dm": (("direct", "message", "chat"), 0.8),
-    "email": (("mail", "message"), 0.9),
-    "emails": (("mail", "message"), 0.9),
-    "mail": (("message",), 0.7),
-    "inbox": (("mail", "message", "notification"), 0.5),
-    "config": (("configuration", "setting"), 0.8),
-    "settings": (("configuration",), 0.4),
-    "perm": (("permission",), 1.0),
-    "perms": (("permission",), 1.0),
-    "auth": (("authentication", "authorization"), 0.6),
-    "info": (("information", "detail"), 0.5),
-    "docs": (("document", "documentation"), 0.6),
-    "doc": (("document",), 0.6),
-    "pic": (("photo", "picture", "image"), 0.8),
-    "picture": (("photo", "image", "avatar"), 0.6),
-    "photo": (("picture", "image"), 0.5),
-    "avatar": (("photo", "picture"), 0.6),
-    "sub": (("subscription",), 0.6),
-    "env": (("environment",), 1.0),
-    "vars": (("variable",), 1.0),
-    "var": (("variable",), 1.0),
-    "ci": (("workflow", "action", "check", "run", "build"), 0.6),
-    "build": (("workflow", "run", "job"), 0.4),
-    "pipeline": (("workflow", "run"), 0.5),
-    "job": (("run", "task", "build"), 0.3),
-    "chargeback": (("dispute",), 1.0),
-    "chargebacks": (("dispute",), 1.0),
-    "money": (("balance", "payment", "fund", "monetary"), 0.5),
-    "paid": (("pay", "payment"), 0.6),
-    "bill": (("invoice", "charge"), 0.7),
-    "receipt": (("invoice", "charge", "payment"), 0.4),
-    "discount": (("coupon", "promotion"), 0.8),
-    "code": (("code",), 1.0),
-    "card": (("card", "payment", "method", "source"), 0.5),
-    "people": (("user", "member", "person"), 0.6),
-    "boss": (("manager",), 0.9),
-    "org chart": (("manager", "direct", "report"), 0.7),
-    "subfolder": (("child", "children", "folder"), 0.8),
-    "sub folder": (("child", "children", "folder"), 0.8),
-    "everyone": (("user", "member", "people"), 0.6),
-    "everybody": (("user", "member", "people"), 0.6),
-    "distribution list": (("group", "mail", "member"), 0.8),
-    "person": (("user", "people"), 0.5),
-    "account": (("user", "account"), 0.4),
-    "accounts": (("user", "account"), 0.4),
-    "team": (("team", "group"), 0.4),
-    "meeting": (("event", "meeting", "calendar"), 0.8),
-    "meetings": (("event", "meeting", "calendar"), 0.8),
-    "appointment": (("event", "calendar"), 0.8),
-    "calendar": (("event",), 0.4),
-    "schedule": (("calendar", "event", "schedule"), 0.5),
-    "file": (("item", "file", "content", "document", "drive"), 0.4),
-    "files": (("item", "file", "content", "document", "drive"), 0.4),
-    "folder": (("folder", "directory", "item", "children", "tree"), 0.5),
-    "readme": (("file", "content", "blob"), 0.6),
-    # a company's report is a document ("share the Q3 report"), not an API's usage report
-    "quarterly report": _DOCUMENT,
-    "annual report": _DOCUMENT,
-    # a document kept out of others' hands while one person edits it, and handed back
-    "check out": (("checkout", "lock"), 0.8),
-    "check in": (("checkin", "unlock"), 0.8),
-    "check back": (("checkin", "unlock"), 0.8),
-    "client secret": (("password", "credential", "secret", "application"), 0.7),
-    "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
-    "excel": (("workbook",), 0.6),
-    "password": (("password", "credential", "authentication", "secret"), 0.5),
-    "log": (("log", "audit", "trace"), 0.5),
-    "logs": (("log", "audit", "trace"), 0.5),
-    "secret": (("secret", "credential"), 0.5),
-    "key": (("key", "credential"), 0.4),
-    "hook": (("webhook", "hook"), 0.8),
-    "webhook": (("hook", "callback", "notification"), 0.6),
-    "ping": (("hook", "webhook", "notification"), 0.4),
-    "notify": (("notification", "webhook", "hook"), 0.6),
-    "notifications": (("notification",), 1.0),
-    "label": (("label", "tag"), 0.5),
-    "tag": (("label", "tag"), 0.5),
-    "version": (("release", "tag", "version"), 0.5),
-    "thread": (("conversation", "thread", "discussion"), 0.5),
-    "conversation": (("thread", "discussion", "chat"), 0.5),
-    "chat": (("conversation", "message"), 0.4),
-    "checks": (("check", "status"), 0.6),
-    "passing": (("status", "check"), 0.6),
-    "failing": (("status", "check", "failed"), 0.5),
-    "vulnerable": (("vulnerability", "alert", "security"), 0.8),
-    "vulnerability": (("alert", "security", "advisory"), 0.5),
-    "dependencies": (("dependency", "dependabot"), 0.6),
-    "diff": (("compare", "commit", "patch"), 0.6),
-    "changes": (("commit", "diff", "compare"), 0.4),
-    "branch": (("branch", "ref"), 0.5),
-    "contributor": (("contributor", "collaborator"), 0.6),
-    "access": (("permission", "collaborator", "member"), 0.5),
-    "quota": (("quota", "usage", "limit", "drive"), 0.5),
-    "space": (("quota", "storage", "drive"), 0.4),
-    "storage": (("drive", "quota"), 0.4),
-    "license": (("license",), 1.0),
-    "tenant": (("organization", "directory", "domain"), 0.6),
-    "company": (("organization", "user"), 0.4),
-    # what everyone does, counted: "how many emails did people send across the company" asks for a report
-    "across the company": _USAGE,
-    "across the organization": _USAGE,
-    "across the org": _USAGE,
-    "company wide": _USAGE,
-    # a computer is a device an organisation manages
-    "laptop": (("device", "computer"), 0.8),
-    # how much something was used: its usage, what was done with it ("how many people used Teams")
-    "used": (("usage", "activity"), 0.5),
-    "computer": (("device",), 0.6),
-    "pc": (("device", "computer"), 0.8),
-    "phone": (("device", "model", "mobile"), 0.5),  # "which phones are our users on": device models
-    "spam": (("block", "delete", "junk"), 0.4),
-    "todo": (("task", "todo"), 0.8),
-    "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
-    "reminder": (("task", "todo"), 0.5),
-    "remind": (("task", "todo", "reminder"), 0.6),
-    "ticket": (("issue", "case", "incident"), 0.6),
-    "tickets": (("issue", "case", "incident"), 0.6),
+    **THINGS,  # what people call things (:mod:`.things`), before the verbs and phrases they use
     # verbs people use for what APIs name otherwise
     "file a": (("create", "issue", "report"), 0.6),
     "file an": (("create", "issue", "report"), 0.6),
