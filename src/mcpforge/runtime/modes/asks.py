@@ -78,7 +78,7 @@ def query_terms(text: str) -> dict[str, float]:
     # "Mrs. Patel", "Dr. Lee": a person's title, not merge requests.
     titled = (_TITLES.get(token, token) for token in _unnamed(_meant(text).split()))
     for token in filter(None, titled):
-        bare = token.strip(",.;:!?()")
+        bare = _unpunctuated(token)
         if _COMPOUND.fullmatch(bare):
             # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
             # in general), and where the lexicon knows the name, its words are what the parts would mean
@@ -89,7 +89,7 @@ def query_terms(text: str) -> dict[str, float]:
         else:
             if _HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
                 weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
-            kind = _kind_of(token.rstrip(",.;:!?()"))
+            kind = _kind_of(bare)
             if kind:  # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
                 weights.setdefault(stem(kind), _KIND_WEIGHTS[kind])
             tokens.append(_value_free(token))
@@ -153,8 +153,18 @@ _IN_A_NAME = wordset("and of &")
 _NOT_GIVEN = STOPWORDS | wordset("me you him her us them it")
 
 
+# What may stand around a word in a sentence: "Dr. Lee,", "(PROJ-4)", "acme/widgets?".
+_PUNCTUATION = ",.;:!?()"
+
+
+def _unpunctuated(token: str) -> str:
+    """``token`` without the punctuation around it (its case kept: a name's capitals say it is a name)."""
+    return token.strip(_PUNCTUATION)
+
+
 def _bare(token: str) -> str:
-    return token.strip(",.;:!?()\"'").lower()
+    """``token`` as a lower-case word: without punctuation or quotes around it."""
+    return token.strip(_PUNCTUATION + "\"'").lower()
 
 
 def _unnamed(tokens: list[str]) -> list[str]:
@@ -292,12 +302,13 @@ def _value_free(token: str) -> str:
     # A value (acme/widgets, cus_9, deprecatedFunction) names what to act on, not what to do: left out,
     # unless the lexicon knows it (k8s). A file's name is a value that says what it names. A quarter
     # or a fiscal year (Q3, FY24) is a time, said as the word for it ("the Q3 report": a quarterly one).
-    period = _PERIOD.fullmatch(token.strip(",.;:!?()"))
+    bare = _unpunctuated(token)
+    period = _PERIOD.fullmatch(bare)
     if period:
         return "annual" if period.group(1) else "quarterly"
-    if token.lower().strip(",.;:!?") in EVERYDAY or not _VALUE_TOKEN.fullmatch(token.strip(",;:!?()")):
+    if bare.lower() in EVERYDAY or not _VALUE_TOKEN.fullmatch(bare):
         return token
-    return "file" if _FILE_NAME.search(token.rstrip(",.;:!?()")) else ""
+    return "file" if _FILE_NAME.search(bare) else ""
 
 
 def _kind_of(value: str) -> str | None:
@@ -401,7 +412,7 @@ def names_someone(text: str) -> bool:
     """Whether the request names a person."""
     before = ""
     for token in _meant(_QUOTED.sub(" ", text)).split():
-        bare = token.strip(",.;:!?()")
+        bare = _unpunctuated(token)
         lower = bare.lower()
         if (
             _NAME.fullmatch(bare)
