@@ -425,18 +425,6 @@ def test_requests_in_peoples_words_find_the_operation(request_: str, expected: s
     assert first(index_of(ENTRIES), request_, limit=3)[0] == expected
 
 
-def test_a_word_every_path_repeats_is_still_rare_where_descriptions_say_it() -> None:
-    # A group's things all sit under /groups/{id}: "group" is on every path but said in one title.
-    children = ["events", "threads", "drive", "sites", "photo", "members", "owners", "calendar", "planner", "team"]
-    entries = [
-        entry("groups", "GET", "/groups", "List groups"),
-        entry("organization", "GET", "/organization", "Get organization"),
-        entry("branding", "GET", "/organization/{organization-id}/branding", "Get branding of an organization"),
-        *(entry(f"group_{c}", "GET", f"/groups/{{group-id}}/{c}", f"Get {c}") for c in children),
-    ]
-    assert first(index_of(entries), "list all the groups in our organization", limit=1) == ["groups"]
-
-
 def test_a_toolset_limits_the_search() -> None:
     found = first(index_of(ENTRIES), "update", toolset="issues", limit=10)
     assert found and set(found) <= {"issues_create", "issues_update", "issues_list"} and found[0] == "issues_update"

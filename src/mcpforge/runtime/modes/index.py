@@ -78,8 +78,6 @@ class Weights:
 FIELDS = (
     "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results"
 )  # fmt: skip
-# The fields whose words say how rare a word is (:class:`SearchIndex`).
-_RARITY_FIELDS = ("title", "description")
 _PARAMETER = re.compile(r"^\{[^}]*\}$")
 _CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _DEFS = "#/$defs/"
@@ -234,18 +232,10 @@ class SearchIndex:
         docs = analysed if analysed is not None else [analyse(entry_texts(entry)) for entry in self.entries]
         fields = self.weights.fields
         average = {name: max(sum(len(d.get(name, ())) for d in docs) / max(len(docs), 1), 1.0) for name in fields}
-        # How rare a word is: between how many operations have it anywhere and how many are said to do it
-        # (their titles and descriptions; the geometric mean). Paths and names repeat a parent's words on
-        # every child (Graph: "users" on 5,000 paths, in a few hundred descriptions), which made an API's
-        # main things read as common words. A word no title or description says is counted where it is.
-        said: dict[str, int] = defaultdict(int)
-        anywhere: dict[str, int] = defaultdict(int)
+        frequency: dict[str, int] = defaultdict(int)
         for doc in docs:
-            for term in {t for name in _RARITY_FIELDS for t in doc.get(name, ())}:
-                said[term] += 1
             for term in {t for name in fields for t in doc.get(name, ())}:
-                anywhere[term] += 1
-        frequency = {term: math.sqrt(said[term] * n) if term in said else n for term, n in anywhere.items()}
+                frequency[term] += 1
         total = len(docs)
         idf = {term: math.log(1 + (total - n + 0.5) / (n + 0.5)) for term, n in frequency.items()}
         self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
