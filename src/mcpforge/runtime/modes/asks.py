@@ -92,7 +92,7 @@ def query_terms(text: str) -> dict[str, float]:
             kind = _kind_of(bare)
             if kind:  # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
                 weights.setdefault(stem(kind), _KIND_WEIGHTS[kind])
-            tokens.append(_value_free(token))
+            tokens.append(_value_free(token, bare))
     said = _said(" ".join(tokens))
     if said and said[0] in SENT:  # "email the report to the team": a message to send
         weights[stem("send")] = 0.8
@@ -298,11 +298,11 @@ def _said(text: str) -> list[str]:
     return said
 
 
-def _value_free(token: str) -> str:
+def _value_free(token: str, bare: str) -> str:
+    """``token`` as the request's words read it (``bare``: the token without punctuation around it)."""
     # A value (acme/widgets, cus_9, deprecatedFunction) names what to act on, not what to do: left out,
     # unless the lexicon knows it (k8s). A file's name is a value that says what it names. A quarter
     # or a fiscal year (Q3, FY24) is a time, said as the word for it ("the Q3 report": a quarterly one).
-    bare = _unpunctuated(token)
     period = _PERIOD.fullmatch(bare)
     if period:
         return "annual" if period.group(1) else "quarterly"
