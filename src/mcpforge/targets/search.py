@@ -10,16 +10,67 @@ analysing 11,000 operations' text; a server without this file analyses ``tools.j
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from mcpforge.openapi.model import Operation, SchemaDefs
 from mcpforge.runtime.contract import SEARCH_FORMAT_VERSION, SearchFile
 from mcpforge.runtime.modes.index import FIELDS, ArgumentMemo, analyse, operation_texts
+from mcpforge.runtime.modes.words import terms
+from mcpforge.runtime.results.defs import deref
+from mcpforge.runtime.results.media import is_json
 from mcpforge.tools.model import ToolDefinition, ToolSet
+from mcpforge.tools.responses import declared_properties
 
 __all__ = ["search_documents", "search_file"]
 
 # How much of one tag's or response's description is read: its opening says what the thing is.
 _TOPIC_CHARS = 600
+
+
+# A list's wrapper has few properties beside its items (Graph: @odata.count, @odata.nextLink, value).
+_WRAPPER_MAX = 4
+_WRITES = frozenset({"post", "put", "patch"})
+PropertyMemo = dict[int, tuple[Any, list[str]]]
+
+
+def _names_of(schema: Any, defs: Mapping[str, Any], memo: PropertyMemo) -> list[str]:
+    """The property names of what ``schema`` describes, or of each item of a list it describes."""
+    found = memo.get(id(schema))
+    if found is not None and found[0] is schema:
+        return found[1]
+    target = deref(schema, defs)
+    if isinstance(target, Mapping) and target.get("type") == "array":
+        target = target.get("items")
+    properties = declared_properties(target, defs)
+    names = list(properties)
+    if 0 < len(properties) <= _WRAPPER_MAX:
+        items = [deref(value, defs) for value in properties.values()]
+        items = [value.get("items") for value in items if isinstance(value, Mapping) and value.get("type") == "array"]
+        if len(items) == 1:  # a list's wrapper: what its items hold
+            names = list(declared_properties(items[0], defs)) or names
+    # Each name one token of its terms joined ("jobTitle": job_titl): a property is matched whole.
+    tokens = [token for name in names if not name.startswith("@") for token in ["_".join(terms(name))] if token]
+    memo[id(schema)] = (schema, tokens)
+    return tokens
+
+
+def _property_names(operation: Operation, defs: SchemaDefs, memo: PropertyMemo) -> list[str]:
+    """What the operation's result and body hold, by name: what "what's Ravi's phone number" asks of."""
+    said = [
+        _names_of(content.schema, defs.response, memo)
+        for response in operation.responses
+        if response.status.startswith("2")
+        for content in response.contents
+        if content.schema is not None and is_json(content.content_type)
+    ]
+    if operation.request_body is not None and operation.method in _WRITES:
+        said += [
+            _names_of(content.schema, defs.request, memo)
+            for content in operation.request_body.contents
+            if content.schema is not None and is_json(content.content_type)
+        ]
+    return list(dict.fromkeys(token for tokens in said for token in tokens))
 
 
 def _tool_texts(tool: ToolDefinition, topics: dict[str, str], memo: ArgumentMemo) -> dict[str, str]:
@@ -51,7 +102,14 @@ def search_documents(toolset: ToolSet) -> list[dict[str, list[str]]]:
     }
     seen: dict[str, list[str]] = {}
     memo: ArgumentMemo = {}
-    return [analyse(_tool_texts(tool, topics, memo), seen) for tool in toolset.tools]
+    names: PropertyMemo = {}
+    defs = toolset.api.defs
+    documents = []
+    for tool in toolset.tools:
+        document = analyse(_tool_texts(tool, topics, memo), seen)
+        document["properties"] = _property_names(tool.operation, defs, names)
+        documents.append(document)
+    return documents
 
 
 def search_file(toolset: ToolSet, documents: Sequence[dict[str, list[str]]] | None = None) -> SearchFile:

@@ -11,7 +11,7 @@ from mcpforge.runtime.results.media import base_media_type, media_kind
 from mcpforge.runtime.results.pages import CONTAINERS, NEXT_URL_KEYS, PAGING_ARGS
 from mcpforge.schema import JsonSchema
 
-__all__ = ["accept_header", "pages_by_url"]
+__all__ = ["accept_header", "declared_properties", "pages_by_url"]
 
 _MAX_DEPTH = 8  # allOf/anyOf nesting followed when collecting a schema's properties
 
@@ -39,7 +39,7 @@ def accept_header(op: Operation) -> str:
     return ", ".join(parts)
 
 
-def _properties(schema: Any, defs: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
+def declared_properties(schema: Any, defs: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
     """The properties an object schema declares, through ``$ref`` and ``allOf``/``anyOf``/``oneOf``."""
     schema = deref(schema, defs)
     if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
@@ -47,7 +47,7 @@ def _properties(schema: Any, defs: Mapping[str, Any], depth: int = 0) -> dict[st
     found = dict(schema.get("properties") or {})
     for key in ("allOf", "anyOf", "oneOf"):
         for branch in schema.get(key) or ():
-            for name, sub in _properties(branch, defs, depth + 1).items():
+            for name, sub in declared_properties(branch, defs, depth + 1).items():
                 found.setdefault(name, sub)
     return found
 
@@ -56,6 +56,6 @@ def pages_by_url(body: JsonSchema | None, defs: Mapping[str, Any], query_names: 
     """Whether the tool needs an argument for a next-page URL: the body names one, and no paging argument can say it."""
     if body is None or PAGING_ARGS.intersection(query_names):
         return False
-    top = _properties(body, defs)
-    nodes = [top, *(_properties(top[c], defs) for c in CONTAINERS if c and c in top)]
+    top = declared_properties(body, defs)
+    nodes = [top, *(declared_properties(top[c], defs) for c in CONTAINERS if c and c in top)]
     return any(key in node for node in nodes for key in NEXT_URL_KEYS)

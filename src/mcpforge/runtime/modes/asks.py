@@ -16,7 +16,7 @@ from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, 
 from .lexicon import EVERYDAY
 from .words import STOPWORDS, stem, words, wordset
 
-__all__ = ["intent", "names_someone", "query_terms"]
+__all__ = ["VALUES", "intent", "names_someone", "query_terms"]
 
 
 _LONGEST = max(len(k.split()) for k in EVERYDAY)
@@ -29,7 +29,7 @@ _COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
 
 
 # Words that name when or how much, not what: mostly arguments of the call, seldom its subject.
-_VALUES = wordset(
+VALUES = wordset(
     "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
     "minute minutes day days weeks months years ago last next previous soon later earlier first second "
     "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
@@ -120,7 +120,7 @@ def query_terms(text: str) -> dict[str, float]:
             word = said[index]
             if word in STOPWORDS:
                 pass
-            elif word in _VALUES or word.isdigit():
+            elif word in VALUES or word.isdigit():
                 weights.setdefault(stem(word), VALUE_WEIGHT)
             else:
                 weights[stem(word)] = 1.0  # a word said counts whole, whatever the lexicon guessed before it
@@ -291,7 +291,7 @@ def _said(text: str) -> list[str]:
                 and f"{word} {said[index + gap]}" in _PHRASAL
                 # "take the day off", "take Friday off": time away, not an action's particle
                 and f"{said[index + gap - 1]} {said[index + gap]}" not in EVERYDAY
-                and said[index + gap - 1] not in _VALUES
+                and said[index + gap - 1] not in VALUES
             ):
                 said.insert(index + 1, said.pop(index + gap))
                 break
@@ -418,7 +418,7 @@ def names_someone(text: str) -> bool:
             _NAME.fullmatch(bare)
             and before.islower()
             and before not in _NOT_BEFORE_A_NAME
-            and lower not in _VALUES
+            and lower not in VALUES
             and lower not in STOPWORDS
             and stem(lower) not in _lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
         ):

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..contract import ToolEntry
 from .asks import intent, names_someone, query_terms
+from .properties import Properties
 from .words import terms
 
 __all__ = [
@@ -72,11 +73,14 @@ class Weights:
     same_action: int = 2  # results of one action (method, resource) at their own score
     repeat: float = 0.6  # each result of an action beyond those: score x repeat, once more per result
     someone: float = 0.3  # a request naming a person, an operation on one person's things: score x (1 + someone)
+    property: float = 0.45  # a property a request asks of ("Ravi's office location"): + its rarity x property
+    property_part: float = 0.5  # a property whose name holds the words asked ("client secret"): that x part
 
 
 # The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
 FIELDS = (
-    "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results"
+    "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results",
+    "properties",
 )  # fmt: skip
 _PARAMETER = re.compile(r"^\{[^}]*\}$")
 _CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
@@ -231,6 +235,7 @@ class SearchIndex:
         self.weights = weights or Weights()
         docs = analysed if analysed is not None else [analyse(entry_texts(entry)) for entry in self.entries]
         fields = self.weights.fields
+        self._properties = Properties(docs, self.weights.property, self.weights.property_part)
         average = {name: max(sum(len(d.get(name, ())) for d in docs) / max(len(docs), 1), 1.0) for name in fields}
         frequency: dict[str, int] = defaultdict(int)
         for doc in docs:
@@ -278,6 +283,8 @@ class SearchIndex:
             for number, value in postings.get(term, ()):
                 scores[number] += weight * value
         wanted = intent(request)
+        for number, value in self._properties.scores(request, wanted).items():
+            scores[number] += value
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}

@@ -160,6 +160,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "toggle": (("update",), 0.5),
     "move": (("move", "transfer", "update"), 0.5),
     "show": (("get", "list"), 0.4),
+    # Whom to show it to, not whose it is: "show me the devices that haven't checked in".
+    "show me": (("show", "get", "list"), 0.4),
+    "tell me": (("get", "list"), 0.4),
     "one": (("single",), 0.5),
     "single": (("single",), 0.5),
     "specific": (("single",), 0.5),

@@ -1,0 +1,127 @@
+"""What a request asks of one thing's property: "what's Ravi's office location", "the default branch of acme/widgets".
+
+Such a request names a thing (Ravi, a repository) and one of its properties (an office location,
+a default branch). The property's name is in what the operation returns or takes, not in what the
+document says of the operation, so the index's other fields cannot find it. :func:`property_phrases`
+reads the property's words from the request's shape (a possessive, "the Y of", "what Y is", "who
+organised"); :class:`Properties` matches them only against each operation's property names, whole,
+so the words of every other request never meet the properties of an API's large records (measured:
+reading property names as one more field pushed 6 to 27 tasks out of the first five).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from .asks import VALUES, query_terms
+from .intents import CREATE
+from .words import STOPWORDS, terms, wordset
+
+__all__ = ["Properties", "property_phrases"]
+
+_WORD = r"[A-Za-z][\w-]*"
+# "Ravi's phone number", "the billing app's client secret": the words after a possessive.
+_POSSESSIVE = re.compile(rf"\b({_WORD})['\u2019]s\s+(?=((?:{_WORD}\s*){{1,3}}))")
+# "the default branch of acme/widgets", "the price of the croissant", "the usage location set on Omar's account".
+_OF = re.compile(rf"\bthe\s+((?:{_WORD}\s+){{0,2}}{_WORD})\s+(?:of|set\s+(?:on|for))\b", re.IGNORECASE)
+# "what time zone is my mailbox set to", "which license does Priya have".
+_WHAT_OF = re.compile(
+    rf"^\s*(?:what|which)\s+((?:{_WORD}\s+){{0,2}}{_WORD})\s+(?:is|are|was|were|does|do|did)\s+"
+    r"(?:my|the|our|this|that|his|her|their|its|(?-i:[A-Z][a-z]+))\b",
+    re.IGNORECASE,
+)
+# "who created Budget.xlsx", "when was this access key last used": who did it, or when (createdBy,
+# lastUsedDateTime); not "who signed in", an event of its own.
+_WHO_DID = re.compile(
+    r"^\s*(?:who\s+|when\s+(?:was|were|did)\b(?:\s+\S+){1,4}?\s+)((?:last\s+)?[a-z]+ed)\b"
+    r"(?!\s+(?:in|up|out|on|off|down|back|over)\b)",
+    re.IGNORECASE,
+)
+# Not an owner: a contraction ("it's", "what's") or a time ("today's visit", "Friday's meeting").
+_NOT_OWNERS = VALUES | wordset("it that there here what who where how when let he she tonight quarter")
+# A lexicon word this sure of a one-word phrase names what it is ("Jim's email": a message).
+_SURE = 0.8
+
+
+def _words(phrase: str) -> list[str]:
+    """The phrase's words up to the first common word ("job title to Senior Engineer"), times left out."""
+    kept = []
+    for word in phrase.split():
+        if word.lower() in STOPWORDS or word.lower() == "set":
+            break
+        if word.lower() not in VALUES:  # "the older versions", "the calendar next week"
+            kept.append(word)
+    return kept
+
+
+def property_phrases(request: str, wanted: frozenset[str]) -> list[tuple[str, bool]]:
+    """The phrases of ``request`` that may name a property, each with whether it says what was done to it.
+
+    ``wanted``: the methods the request asks for. Deleting is never of a property, and what a
+    request creates is a thing of its own ("save the plumber's phone number in my contacts").
+    """
+    if "DELETE" in wanted:
+        return []
+    phrases = []
+    for owner, after in _POSSESSIVE.findall(request) if wanted != CREATE else ():
+        if owner.lower() not in _NOT_OWNERS:
+            phrases.append(_words(after))
+    phrases += [_words(found) for found in _OF.findall(request)]
+    phrases += [_words(found) for found in _WHAT_OF.findall(request)]
+    named = [(" ".join(phrase), False) for phrase in phrases if phrase]
+    return named + [(found, True) for found in _WHO_DID.findall(request)]
+
+
+class Properties:
+    """The property names of an API's operations, for the phrases of a request that name one."""
+
+    def __init__(self, docs: Sequence[Mapping[str, Sequence[str]]], weight: float, part: float) -> None:
+        # A property name is one token of its terms joined ("jobTitle": job_titl), from search.json.
+        self._holders: dict[str, list[int]] = defaultdict(list)
+        for number, doc in enumerate(docs):
+            for token in dict.fromkeys(doc.get("properties", ())):
+                self._holders[token].append(number)
+        total = len(docs)
+        self._value = {
+            token: weight * math.log(1 + (total - len(held) + 0.5) / (len(held) + 0.5))
+            for token, held in self._holders.items()
+        }
+        self._part = part
+        self._resources = frozenset(tuple(doc.get("resource", ())) for doc in docs)
+
+    def scores(self, request: str, wanted: frozenset[str]) -> dict[int, float]:
+        """Operation number -> what the properties ``request`` asks of add to its score (most requests: none).
+
+        A property named whole counts its rarity times the weight; a property whose name holds the
+        phrase's words ("client secret" in ``client_secret_text``) ``part`` of that; an operation
+        counts its best match once.
+        """
+        found: dict[int, float] = {}
+        for phrase, done in property_phrases(request, wanted):
+            if not done and self._names_resource(phrase):  # "Maria's manager": /users/{id}/manager
+                continue
+            whole = "_".join(terms(phrase))
+            inside = f"_{whole}_"
+            for token, holders in self._holders.items():
+                if token == whole:
+                    value = self._value[token]
+                elif inside in f"_{token}_":
+                    value = self._value[token] * self._part
+                else:
+                    continue
+                for number in holders:
+                    if value > found.get(number, 0.0):
+                        found[number] = value
+        return found
+
+    def _names_resource(self, phrase: str) -> bool:
+        """Whether the phrase names a resource of the API (in the lexicon's words too, for a single word)."""
+        said = tuple(terms(phrase))
+        if said in self._resources:
+            return True
+        return len(said) == 1 and any(
+            (term,) in self._resources for term, weight in query_terms(phrase).items() if weight >= _SURE
+        )

@@ -1,0 +1,195 @@
+"""Search mode: what a request asks of a thing's property ("what's Jamal's office location") and its answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import build, write_spec
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import intent, query_terms
+from mcpforge.runtime.modes.index import SearchIndex, Weights, analyse, entry_texts
+from mcpforge.runtime.modes.properties import Properties, property_phrases
+from mcpforge.targets.search import search_documents
+
+
+def phrases(request: str) -> list[tuple[str, bool]]:
+    return property_phrases(request, intent(request))
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("what's Jamal's office location?", [("office location", False)]),
+        ("what\u2019s Jamal\u2019s office location?", [("office location", False)]),  # a typographic apostrophe
+        ("change Lisa's job title to Senior Engineer", [("job title", False)]),  # up to the first common word
+        ("what's the default branch of acme/widgets?", [("default branch", False)]),
+        ("what's the usage location set on Omar's account?", [("account", False), ("usage location", False)]),
+        ("what time zone is my mailbox set to?", [("time zone", False)]),
+        ("what department is Hugo Martins in?", [("department", False)]),  # "what Y is <a name>"
+        ("who organised the Monday sync?", [("organised", True)]),
+        ("when was this access key last used", [("last used", True)]),
+        ("show the older versions of the pricing sheet", [("versions", False)]),  # "older" is when, not what
+    ],
+)
+def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[tuple[str, bool]]) -> None:
+    assert phrases(request_) == expected
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "list the open pull requests",  # most requests name no property
+        "record tonight's football match",  # a time owns nothing
+        "push Thursday's meeting back to 4pm",
+        "remove the account of the intern who left",  # deleting is never of a property
+        "save the plumber's phone number in my contacts",  # what a request creates is a thing of its own
+        "who signed in from another country last night",  # an event of its own, not who did it to a thing
+        "who is allowed to push to main",
+        "what issue types are there",
+    ],
+)
+def test_most_requests_ask_no_property(request_: str) -> None:
+    assert phrases(request_) == []
+
+
+def entry(name: str, method: str, path: str, title: str) -> ToolEntry:
+    tool = {"name": name, "title": title, "description": title, "inputSchema": {"type": "object", "properties": {}}}
+    return {"tool": tool, "method": method, "path": path, "toolsets": []}  # type: ignore[typeddict-item]
+
+
+ENTRIES = [
+    entry("get_user", "GET", "/users/{user-id}", "Get a user"),
+    entry("update_user", "PATCH", "/users/{user-id}", "Update a user"),
+    entry("get_manager", "GET", "/users/{user-id}/manager", "Get a user's manager"),
+    entry("list_phone_methods", "GET", "/users/{user-id}/authentication/phoneMethods", "List phone methods"),
+    entry("list_rooms", "GET", "/places/microsoft.graph.room", "List rooms by location"),
+    entry("list_events", "GET", "/me/events", "List events"),
+    entry("update_print_job", "PATCH", "/print/printers/{printer-id}/jobs/{printJob-id}", "Update a print job"),
+    entry("get_site", "GET", "/sites/{site-id}", "Get a site"),
+    entry("get_creation_report", "GET", "/reports/getSiteCreations", "Sites created, by day"),
+    # Records that hold none of the names asked: what makes a name rare.
+    *(entry(f"list_things_{n}", "GET", f"/things{n}", f"List things {n}") for n in range(16)),
+]
+USER = ["display_name", "offic_locat", "job_titl", "mobil_phone", "manag", "busi_phone"]
+PROPERTIES = {
+    "get_user": USER,
+    "update_user": USER,
+    "get_manager": USER,
+    "list_events": ["subject", "organiz", "start", "remind_minut_befor_start"],
+    "get_site": ["display_name", "creat_bi", "creat_date_time", "web_url"],
+    **{f"list_things_{n}": ["display_name"] for n in range(16)},
+}
+
+
+def index_of(weights: Weights | None = None) -> SearchIndex:
+    docs = [analyse(entry_texts(e)) for e in ENTRIES]
+    for doc, e in zip(docs, ENTRIES, strict=True):
+        doc["properties"] = PROPERTIES.get(e["tool"]["name"], [])
+    return SearchIndex(ENTRIES, weights, analysed=docs)
+
+
+def first(request: str, weights: Weights | None = None) -> str:
+    index = index_of(weights)
+    return index.names(index.search(request))[0]
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected", "without"),
+    [
+        # Without property names, the words find what the document says of other operations.
+        ("what's Jamal's office location?", "get_user", "list_rooms"),
+        ("change Lisa's job title to Senior Engineer", "update_user", "update_print_job"),
+        ("who created the Partners SharePoint site?", "get_site", "get_creation_report"),
+    ],
+)
+def test_a_property_asked_finds_the_record_that_holds_it(request_: str, expected: str, without: str | None) -> None:
+    assert first(request_) == expected
+    assert first(request_, Weights(property=0.0)) != expected
+    if without:
+        assert first(request_, Weights(property=0.0)) == without
+
+
+def test_a_phrase_naming_a_resource_is_that_resource_not_a_property() -> None:
+    docs = [{**analyse(entry_texts(e)), "properties": PROPERTIES.get(e["tool"]["name"], [])} for e in ENTRIES]
+    properties = Properties(docs, 1.0, 0.5)
+    # The users' records hold a manager, but the API has /users/{id}/manager: the words find that.
+    assert properties.scores("who is Maria's manager", intent("who is Maria's manager")) == {}
+    assert first("who is Maria's manager") == "get_manager"
+
+
+def test_a_property_named_whole_counts_more_than_one_whose_name_holds_the_words() -> None:
+    docs: list[dict[str, Any]] = [
+        {"resource": ["user"], "properties": ["phone"]},
+        {"resource": ["contact"], "properties": ["mobil_phone"]},
+    ]
+    docs += [{"resource": ["other"], "properties": ["other"]}] * 8  # a name many records hold is worth less
+    scores = Properties(docs, 1.0, 0.5).scores("what's Ravi's phone", frozenset({"GET"}))
+    assert set(scores) == {0, 1}
+    assert scores[1] == pytest.approx(scores[0] * 0.5)
+
+
+def test_show_me_is_whom_to_show_not_whose() -> None:
+    assert "me" not in query_terms("show me all the devices that haven't checked in")
+    assert "me" in query_terms("show my devices")
+
+
+SPEC = """
+openapi: 3.0.3
+info: {title: People, version: "1"}
+paths:
+  /users:
+    get:
+      operationId: listUsers
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  "@odata.nextLink": {type: string}
+                  value: {type: array, items: {$ref: "#/components/schemas/User"}}
+  /users/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getUser
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/User"}}}}
+    patch:
+      operationId: updateUser
+      requestBody:
+        content: {application/json: {schema: {$ref: "#/components/schemas/UserUpdate"}}}
+      responses:
+        "204": {description: updated}
+    delete:
+      operationId: deleteUser
+      responses:
+        "204": {description: deleted}
+components:
+  schemas:
+    Entity:
+      type: object
+      properties: {id: {type: string}}
+    User:
+      allOf:
+        - $ref: "#/components/schemas/Entity"
+        - type: object
+          properties: {officeLocation: {type: string}, jobTitle: {type: string}}
+    UserUpdate:
+      type: object
+      properties: {jobTitle: {type: string}, department: {type: string}}
+"""
+
+
+def test_search_json_holds_each_operations_property_names(tmp_path: Path) -> None:
+    toolset, _ = build(write_spec(tmp_path, SPEC))
+    names = [tool.name for tool in toolset.tools]
+    properties = dict(zip(names, (doc["properties"] for doc in search_documents(toolset)), strict=True))
+    assert set(properties["getUser"]) == {"id", "offic_locat", "job_titl"}  # through allOf and $ref
+    assert set(properties["listUsers"]) == {"id", "offic_locat", "job_titl"}  # a list's items, not its wrapper
+    assert set(properties["updateUser"]) == {"job_titl", "depart"}  # what a write takes
+    assert properties["deleteUser"] == []
