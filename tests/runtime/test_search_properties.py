@@ -15,26 +15,24 @@ from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.targets.search import search_documents
 
 
-def phrases(request: str) -> list[tuple[str, bool]]:
+def phrases(request: str) -> list[str]:
     return property_phrases(request, intent(request))
 
 
 @pytest.mark.parametrize(
     ("request_", "expected"),
     [
-        ("what's Jamal's office location?", [("office location", False)]),
-        ("what\u2019s Jamal\u2019s office location?", [("office location", False)]),  # a typographic apostrophe
-        ("change Lisa's job title to Senior Engineer", [("job title", False)]),  # up to the first common word
-        ("what's the default branch of acme/widgets?", [("default branch", False)]),
-        ("what's the usage location set on Omar's account?", [("account", False), ("usage location", False)]),
-        ("what time zone is my mailbox set to?", [("time zone", False)]),
-        ("what department is Hugo Martins in?", [("department", False)]),  # "what Y is <a name>"
-        ("who organised the Monday sync?", [("organised", True)]),
-        ("when was this access key last used", [("last used", True)]),
-        ("show the older versions of the pricing sheet", [("versions", False)]),  # "older" is when, not what
+        ("what's Jamal's office location?", ["office location"]),
+        ("what\u2019s Jamal\u2019s office location?", ["office location"]),  # a typographic apostrophe
+        ("change Lisa's job title to Senior Engineer", ["job title"]),  # up to the first common word
+        ("what's the default branch of acme/widgets?", ["default branch"]),
+        ("what's the usage location set on Omar's account?", ["account", "usage location"]),
+        ("what time zone is my mailbox set to?", ["time zone"]),
+        ("what department is Hugo Martins in?", ["department"]),  # "what Y is <a name>"
+        ("show the older versions of the pricing sheet", ["versions"]),  # "older" is when, not what
     ],
 )
-def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[tuple[str, bool]]) -> None:
+def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[str]) -> None:
     assert phrases(request_) == expected
 
 
@@ -46,8 +44,10 @@ def test_a_property_is_read_from_the_requests_shape(request_: str, expected: lis
         "push Thursday's meeting back to 4pm",
         "remove the account of the intern who left",  # deleting is never of a property
         "save the plumber's phone number in my contacts",  # what a request creates is a thing of its own
-        "who signed in from another country last night",  # an event of its own, not who did it to a thing
-        "who is allowed to push to main",
+        # Who did something is seldom a property: "who reviewed PR 230" asks for its reviews, and
+        # reading the verb as one (createdBy) found one held-out request and lost two.
+        "who created the Partners SharePoint site?",
+        "who reviewed PR 230?",
         "what issue types are there",
     ],
 )
@@ -69,7 +69,7 @@ ENTRIES = [
     entry("list_events", "GET", "/me/events", "List events"),
     entry("update_print_job", "PATCH", "/print/printers/{printer-id}/jobs/{printJob-id}", "Update a print job"),
     entry("get_site", "GET", "/sites/{site-id}", "Get a site"),
-    entry("get_creation_report", "GET", "/reports/getSiteCreations", "Sites created, by day"),
+    entry("get_site_analytics", "GET", "/sites/{site-id}/analytics", "Get a site's web analytics"),
     # Records that hold none of the names asked: what makes a name rare.
     *(entry(f"list_things_{n}", "GET", f"/things{n}", f"List things {n}") for n in range(16)),
 ]
@@ -102,7 +102,7 @@ def first(request: str, weights: Weights | None = None) -> str:
         # Without property names, the words find what the document says of other operations.
         ("what's Jamal's office location?", "get_user", "list_rooms"),
         ("change Lisa's job title to Senior Engineer", "update_user", "update_print_job"),
-        ("who created the Partners SharePoint site?", "get_site", "get_creation_report"),
+        ("what's the web URL of the Partners site?", "get_site", "get_site_analytics"),
     ],
 )
 def test_a_property_asked_finds_the_record_that_holds_it(request_: str, expected: str, without: str | None) -> None:

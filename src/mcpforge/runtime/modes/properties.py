@@ -3,8 +3,8 @@
 Such a request names a thing (Ravi, a repository) and one of its properties (an office location,
 a default branch). The property's name is in what the operation returns or takes, not in what the
 document says of the operation, so the index's other fields cannot find it. :func:`property_phrases`
-reads the property's words from the request's shape (a possessive, "the Y of", "what Y is", "who
-organised"); :class:`Properties` matches them only against each operation's property names, whole,
+reads the property's words from the request's shape (a possessive, "the Y of", "what Y is");
+:class:`Properties` matches them only against each operation's property names, whole,
 so the words of every other request never meet the properties of an API's large records (measured:
 reading property names as one more field pushed 6 to 27 tasks out of the first five).
 """
@@ -33,13 +33,6 @@ _WHAT_OF = re.compile(
     r"(?:my|the|our|this|that|his|her|their|its|(?-i:[A-Z][a-z]+))\b",
     re.IGNORECASE,
 )
-# "who created Budget.xlsx", "when was this access key last used": who did it, or when (createdBy,
-# lastUsedDateTime); not "who signed in", an event of its own.
-_WHO_DID = re.compile(
-    r"^\s*(?:who\s+|when\s+(?:was|were|did)\b(?:\s+\S+){1,4}?\s+)((?:last\s+)?[a-z]+ed)\b"
-    r"(?!\s+(?:in|up|out|on|off|down|back|over)\b)",
-    re.IGNORECASE,
-)
 # Not an owner: a contraction ("it's", "what's") or a time ("today's visit", "Friday's meeting").
 _NOT_OWNERS = VALUES | wordset("it that there here what who where how when let he she tonight quarter")
 # A lexicon word this sure of a one-word phrase names what it is ("Jim's email": a message).
@@ -57,8 +50,8 @@ def _words(phrase: str) -> list[str]:
     return kept
 
 
-def property_phrases(request: str, wanted: frozenset[str]) -> list[tuple[str, bool]]:
-    """The phrases of ``request`` that may name a property, each with whether it says what was done to it.
+def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
+    """The phrases of ``request`` that may name a property of a thing (none for most requests).
 
     ``wanted``: the methods the request asks for. Deleting is never of a property, and what a
     request creates is a thing of its own ("save the plumber's phone number in my contacts").
@@ -71,8 +64,7 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[tuple[str, bo
             phrases.append(_words(after))
     phrases += [_words(found) for found in _OF.findall(request)]
     phrases += [_words(found) for found in _WHAT_OF.findall(request)]
-    named = [(" ".join(phrase), False) for phrase in phrases if phrase]
-    return named + [(found, True) for found in _WHO_DID.findall(request)]
+    return [" ".join(phrase) for phrase in phrases if phrase]
 
 
 class Properties:
@@ -100,8 +92,8 @@ class Properties:
         counts its best match once.
         """
         found: dict[int, float] = {}
-        for phrase, done in property_phrases(request, wanted):
-            if not done and self._names_resource(phrase):  # "Maria's manager": /users/{id}/manager
+        for phrase in property_phrases(request, wanted):
+            if self._names_resource(phrase):  # "Maria's manager": /users/{id}/manager
                 continue
             whole = "_".join(terms(phrase))
             inside = f"_{whole}_"
