@@ -17,6 +17,7 @@ carry an API key to another host) and no cookie the API sets is kept (one pool s
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -66,8 +67,18 @@ def _failure(exc: BaseException) -> UpstreamError:
     if isinstance(exc, TimeoutError):
         return UpstreamTimeout(f"PoolTimeout: {exc or 'no connection was free in time'}")
     if isinstance(exc, aiohttp.ClientConnectorError):
-        return UpstreamError(f"ConnectError: {exc}")
+        return UpstreamError(f"ConnectError: cannot connect to {exc.host}:{exc.port} ({_reason(exc.os_error)})")
     return UpstreamError(f"{type(exc).__name__}: {exc}")
+
+
+def _reason(error: OSError) -> str:
+    """Why a connection failed, in the system's words ("Connection refused"), without aiohttp's internals.
+
+    asyncio words a refused connection "Connect call failed ('127.0.0.1', 9)"; its errno says why.
+    """
+    if isinstance(error.errno, int) and error.errno > 0:
+        return os.strerror(error.errno)
+    return str(error.strerror or error or type(error).__name__)
 
 
 class Upstream:
