@@ -4,8 +4,10 @@ The generated server's search (:mod:`mcpforge.runtime.modes.index`) reads what `
 says of each operation; the document says more, and this target gives the index all of it: the
 whole description (``tools.json`` keeps a bounded one), the descriptions of the operation's tags
 (``topic``: "A Droplet is a virtual machine" is how "server" finds droplets) and of its request
-body and responses (``results``). The terms are stemmed here, so a server starts without
-analysing 11,000 operations' text; a server without this file analyses ``tools.json`` instead.
+body and responses (``results``); and the names of the properties its responses and body hold
+(``properties``: what "what's Jamal's office location" asks of; see :mod:`mcpforge.runtime.modes.properties`).
+The terms are stemmed here, so a server starts without analysing 11,000 operations' text; a
+server without this file analyses ``tools.json`` instead (and has no property names).
 """
 
 from __future__ import annotations
@@ -31,12 +33,14 @@ _TOPIC_CHARS = 600
 # A list's wrapper has few properties beside its items (Graph: @odata.count, @odata.nextLink, value).
 _WRAPPER_MAX = 4
 _WRITES = frozenset({"post", "put", "patch"})
-PropertyMemo = dict[int, tuple[Any, list[str]]]
+# What one schema's names are, by the identity of the definitions and the schema (read once, as tools share them).
+_PropertyMemo = dict[tuple[int, int], tuple[Any, list[str]]]
 
 
-def _names_of(schema: Any, defs: Mapping[str, Any], memo: PropertyMemo) -> list[str]:
+def _names_of(schema: Any, defs: Mapping[str, Any], memo: _PropertyMemo) -> list[str]:
     """The property names of what ``schema`` describes, or of each item of a list it describes."""
-    found = memo.get(id(schema))
+    key = (id(defs), id(schema))
+    found = memo.get(key)
     if found is not None and found[0] is schema:
         return found[1]
     target = deref(schema, defs)
@@ -49,13 +53,14 @@ def _names_of(schema: Any, defs: Mapping[str, Any], memo: PropertyMemo) -> list[
         items = [value.get("items") for value in items if isinstance(value, Mapping) and value.get("type") == "array"]
         if len(items) == 1:  # a list's wrapper: what its items hold
             names = list(declared_properties(items[0], defs)) or names
-    # Each name one token of its terms joined ("jobTitle": job_titl): a property is matched whole.
-    tokens = [token for name in names if not name.startswith("@") for token in ["_".join(terms(name))] if token]
-    memo[id(schema)] = (schema, tokens)
+    # Each name is one token, its terms joined ("jobTitle": job_titl): a property is matched whole.
+    joined = ("_".join(terms(name)) for name in names if not name.startswith("@"))
+    tokens = [token for token in joined if token]
+    memo[key] = (schema, tokens)
     return tokens
 
 
-def _property_names(operation: Operation, defs: SchemaDefs, memo: PropertyMemo) -> list[str]:
+def _property_names(operation: Operation, defs: SchemaDefs, memo: _PropertyMemo) -> list[str]:
     """What the operation's result and body hold, by name: what "what's Ravi's phone number" asks of."""
     said = [
         _names_of(content.schema, defs.response, memo)
@@ -102,7 +107,7 @@ def search_documents(toolset: ToolSet) -> list[dict[str, list[str]]]:
     }
     seen: dict[str, list[str]] = {}
     memo: ArgumentMemo = {}
-    names: PropertyMemo = {}
+    names: _PropertyMemo = {}
     defs = toolset.api.defs
     documents = []
     for tool in toolset.tools:
