@@ -107,9 +107,9 @@ def first(request: str, weights: Weights | None = None) -> str:
 )
 def test_a_property_asked_finds_the_record_that_holds_it(request_: str, expected: str, without: str | None) -> None:
     assert first(request_) == expected
-    assert first(request_, Weights(property=0.0)) != expected
+    assert first(request_, Weights(properties=0.0)) != expected
     if without:
-        assert first(request_, Weights(property=0.0)) == without
+        assert first(request_, Weights(properties=0.0)) == without
 
 
 def test_a_phrase_naming_a_resource_is_that_resource_not_a_property() -> None:

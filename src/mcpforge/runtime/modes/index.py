@@ -73,8 +73,8 @@ class Weights:
     same_action: int = 2  # results of one action (method, resource) at their own score
     repeat: float = 0.6  # each result of an action beyond those: score x repeat, once more per result
     someone: float = 0.3  # a request naming a person, an operation on one person's things: score x (1 + someone)
-    property: float = 0.45  # a property a request asks of ("Ravi's office location"): + its rarity x property
-    property_part: float = 0.5  # a property whose name holds the words asked ("client secret"): that x part
+    properties: float = 0.45  # a property a request asks of ("Ravi's office location"): + its rarity x properties
+    properties_part: float = 0.5  # a property whose name holds the words asked ("client secret"): that x part
 
 
 # The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
@@ -235,7 +235,7 @@ class SearchIndex:
         self.weights = weights or Weights()
         docs = analysed if analysed is not None else [analyse(entry_texts(entry)) for entry in self.entries]
         fields = self.weights.fields
-        self._properties = Properties(docs, self.weights.property, self.weights.property_part)
+        self._properties = Properties(docs, self.weights.properties, self.weights.properties_part)
         average = {name: max(sum(len(d.get(name, ())) for d in docs) / max(len(docs), 1), 1.0) for name in fields}
         frequency: dict[str, int] = defaultdict(int)
         for doc in docs:

@@ -93,9 +93,10 @@ class Properties:
         """
         found: dict[int, float] = {}
         for phrase in property_phrases(request, wanted):
-            if self._names_resource(phrase):  # "Maria's manager": /users/{id}/manager
+            said = tuple(terms(phrase))
+            if self._names_resource(phrase, said):  # "Maria's manager": /users/{id}/manager
                 continue
-            whole = "_".join(terms(phrase))
+            whole = "_".join(said)
             inside = f"_{whole}_"
             for token, holders in self._holders.items():
                 if token == whole:
@@ -109,9 +110,8 @@ class Properties:
                         found[number] = value
         return found
 
-    def _names_resource(self, phrase: str) -> bool:
-        """Whether the phrase names a resource of the API (in the lexicon's words too, for a single word)."""
-        said = tuple(terms(phrase))
+    def _names_resource(self, phrase: str, said: tuple[str, ...]) -> bool:
+        """Whether the phrase (``said``: its terms) names one of the API's resources (one word: also by the lexicon)."""
         if said in self._resources:
             return True
         return len(said) == 1 and any(
