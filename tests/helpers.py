@@ -30,6 +30,7 @@ from mcpforge.options.model import Options
 from mcpforge.output.write import write_tree
 from mcpforge.pipeline import contract, generate
 from mcpforge.project.files import RenderedFile
+from mcpforge.runtime.contract import ToolEntry
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
@@ -189,3 +190,12 @@ def manifest_lint_errors(files: Sequence[RenderedFile]) -> list[str]:
             findings = lint_manifest(json.loads(file.data), MANIFEST_FILES[name])
             found += [f"{name}: {f.tool}: {f.message}" for f in findings if f.severity == "error"]
     return found
+
+
+def search_entry(
+    name: str, method: str, path: str, title: str, toolsets: tuple[str, ...] = (), **props: Any
+) -> ToolEntry:
+    """A ``tools.json`` entry for search tests: its title is its description; ``props`` its arguments (else ``id``)."""
+    schema = {"type": "object", "properties": props or {"id": {"type": "string"}}}
+    tool = {"name": name, "title": title, "description": title, "inputSchema": schema}
+    return {"tool": tool, "method": method, "path": path, "toolsets": list(toolsets)}  # type: ignore[typeddict-item]

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import FIXTURES
 from helpers import contract_of
+from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import intent, names_someone, query_terms
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts, operation_texts, rpc_method
@@ -19,12 +20,6 @@ from mcpforge.runtime.modes.words import stem, words
 from mcpforge.runtime.settings.table import SettingError, read_settings, served_mode
 
 PETSTORE = FIXTURES / "golden" / "petstore_30" / "openapi.yaml"
-
-
-def entry(name: str, method: str, path: str, title: str, toolsets: tuple[str, ...] = (), **props: Any) -> ToolEntry:
-    schema = {"type": "object", "properties": props or {"id": {"type": "string"}}}
-    tool = {"name": name, "title": title, "description": title, "inputSchema": schema}
-    return {"tool": tool, "method": method, "path": path, "toolsets": list(toolsets)}  # type: ignore[typeddict-item]
 
 
 ENTRIES = [

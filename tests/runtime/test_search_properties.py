@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from helpers import build, write_spec
-from mcpforge.runtime.contract import ToolEntry
+from helpers import search_entry as entry
 from mcpforge.runtime.modes.asks import intent, query_terms
 from mcpforge.runtime.modes.index import SearchIndex, Weights, analyse, entry_texts
 from mcpforge.runtime.modes.properties import Properties, property_phrases
@@ -53,11 +53,6 @@ def test_a_property_is_read_from_the_requests_shape(request_: str, expected: lis
 )
 def test_most_requests_ask_no_property(request_: str) -> None:
     assert phrases(request_) == []
-
-
-def entry(name: str, method: str, path: str, title: str) -> ToolEntry:
-    tool = {"name": name, "title": title, "description": title, "inputSchema": {"type": "object", "properties": {}}}
-    return {"tool": tool, "method": method, "path": path, "toolsets": []}  # type: ignore[typeddict-item]
 
 
 ENTRIES = [
