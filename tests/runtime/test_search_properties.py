@@ -11,7 +11,7 @@ from helpers import build, write_spec
 from helpers import search_entry as entry
 from mcpforge.runtime.modes.asks import intent, query_terms
 from mcpforge.runtime.modes.index import SearchIndex, Weights, analyse, entry_texts
-from mcpforge.runtime.modes.properties import Properties, property_phrases
+from mcpforge.runtime.modes.properties import Properties, property_phrases, who_made
 from mcpforge.targets.search import search_documents
 
 
@@ -44,9 +44,7 @@ def test_a_property_is_read_from_the_requests_shape(request_: str, expected: lis
         "push Thursday's meeting back to 4pm",
         "remove the account of the intern who left",  # deleting is never of a property
         "save the plumber's phone number in my contacts",  # what a request creates is a thing of its own
-        # Who did something is seldom a property: "who reviewed PR 230" asks for its reviews, and
-        # reading the verb as one (createdBy) found one held-out request and lost two.
-        "who created the Partners SharePoint site?",
+        "who created the Partners SharePoint site?",  # who made a thing: see who_made
         "who reviewed PR 230?",
         "what issue types are there",
     ],
@@ -65,6 +63,7 @@ ENTRIES = [
     entry("update_print_job", "PATCH", "/print/printers/{printer-id}/jobs/{printJob-id}", "Update a print job"),
     entry("get_site", "GET", "/sites/{site-id}", "Get a site"),
     entry("get_site_analytics", "GET", "/sites/{site-id}/analytics", "Get a site's web analytics"),
+    entry("create_site", "POST", "/sites", "Create a site"),
     # Records that hold none of the names asked: what makes a name rare.
     *(entry(f"list_things_{n}", "GET", f"/things{n}", f"List things {n}") for n in range(16)),
 ]
@@ -74,7 +73,7 @@ PROPERTIES = {
     "update_user": USER,
     "get_manager": USER,
     "list_events": ["subject", "organiz", "start", "remind_minut_befor_start"],
-    "get_site": ["display_name", "creat_bi", "creat_date_time", "web_url"],
+    "get_site": ["display_name", "creat", "creat_date_time", "web_url"],  # createdBy: creat
     **{f"list_things_{n}": ["display_name"] for n in range(16)},
 }
 
@@ -105,6 +104,30 @@ def test_a_property_asked_finds_the_record_that_holds_it(request_: str, expected
     assert first(request_, Weights(properties=0.0)) != expected
     if without:
         assert first(request_, Weights(properties=0.0)) == without
+
+
+@pytest.mark.parametrize(
+    ("request_", "made"),
+    [
+        ("who created the Partners SharePoint site?", True),
+        ("Who uploaded Budget.xlsx?", True),
+        ("who first added this label", True),
+        # Only making: a record holds who made it, while these ask for records of their own.
+        ("who changed PROJ-4 and when?", False),  # a history
+        ("who reviewed PR 230?", False),  # the reviews
+        ("create a site for the Partners team", False),
+        ("list the sites who created", False),
+    ],
+)
+def test_who_made_a_thing_is_read_from_the_question(request_: str, made: bool) -> None:
+    assert who_made(request_) is made
+
+
+def test_who_made_a_thing_finds_the_record_that_holds_its_maker() -> None:
+    # Without it, "created" finds creating a site; the site's record holds who created it (createdBy).
+    request_ = "who created the Partners site?"
+    assert first(request_) == "get_site"
+    assert first(request_, Weights(properties=0.0)) == "create_site"
 
 
 def test_a_phrase_naming_a_resource_is_that_resource_not_a_property() -> None:

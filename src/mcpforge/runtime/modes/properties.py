@@ -3,7 +3,8 @@
 Such a request names a thing (Ravi, a repository) and one of its properties (an office location,
 a default branch). The property's name is in what the operation returns or takes, not in what the
 document says of the operation, so the index's other fields cannot find it. :func:`property_phrases`
-reads the property's words from the request's shape (a possessive, "the Y of", "what Y is");
+reads the property's words from the request's shape (a possessive, "the Y of", "what Y is"), and
+:func:`who_made` a question for a thing's maker ("who created the Partners site": createdBy);
 :class:`Properties` matches them only against each operation's property names, whole,
 so the words of every other request never meet the properties of an API's large records (measured:
 reading property names as one more field pushed 6 to 27 tasks out of the first five).
@@ -20,7 +21,7 @@ from .asks import VALUES, query_terms
 from .intents import CREATE
 from .words import STOPWORDS, terms, wordset
 
-__all__ = ["Properties", "property_phrases"]
+__all__ = ["Properties", "property_phrases", "who_made"]
 
 _WORD = r"[A-Za-z][\w-]*"
 # "Ravi's phone number", "the billing app's client secret": the words after a possessive.
@@ -33,6 +34,11 @@ _WHAT_OF = re.compile(
     r"(?:my|the|our|this|that|his|her|their|its|(?-i:[A-Z][a-z]+))\b",
     re.IGNORECASE,
 )
+# "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
+# making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
+# their own (both measured).
+_WHO_MADE = re.compile(r"^\s*who\s+(?:first\s+)?(?:created|made|uploaded|added)\b", re.IGNORECASE)
+_MADE = tuple(terms("created"))  # the property's words: createdBy, created_by
 # Not an owner: a contraction ("it's", "what's") or a time ("today's visit", "Friday's meeting").
 _NOT_OWNERS = VALUES | wordset("it that there here what who where how when let he she tonight quarter")
 # A lexicon word this sure of a one-word phrase names what it is ("Jim's email": a message).
@@ -67,6 +73,11 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     return [" ".join(phrase) for phrase in phrases if phrase]
 
 
+def who_made(request: str) -> bool:
+    """Whether ``request`` asks who made a thing ("who created the Partners site?")."""
+    return _WHO_MADE.search(request) is not None
+
+
 class Properties:
     """The property names of an API's operations, for the phrases of a request that name one."""
 
@@ -92,10 +103,12 @@ class Properties:
         counts its best match once.
         """
         found: dict[int, float] = {}
-        for phrase in property_phrases(request, wanted):
-            said = tuple(terms(phrase))
-            if self._names_resource(phrase, said):  # "Maria's manager": /users/{id}/manager
-                continue
+        phrases = [(phrase, tuple(terms(phrase))) for phrase in property_phrases(request, wanted)]
+        # "Maria's manager" is /users/{id}/manager, not a property
+        asked = [said for phrase, said in phrases if not self._names_resource(phrase, said)]
+        if who_made(request):
+            asked.append(_MADE)
+        for said in asked:
             whole = "_".join(said)
             inside = f"_{whole}_"
             for token, holders in self._holders.items():
