@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from click.testing import CliRunner
 from mcp import ClientSession, StdioServerParameters, stdio_client, types
 from mcp.client.streamable_http import streamable_http_client
@@ -48,6 +49,7 @@ def _listed(tools: list[types.Tool]) -> list[dict[str, Any]]:
     return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
 
 
+@pytest.mark.e2e  # `mcpforge serve` as a process: seconds each, with the end-to-end tier
 def test_serve_lists_what_generate_writes_and_calls_the_api_over_stdio(tmp_path: Path) -> None:
     expected = _generated_tools(tmp_path, "--exclude-operations", "deletePet")
     with serve(UPSTREAM) as upstream:
@@ -76,6 +78,7 @@ def test_serve_lists_what_generate_writes_and_calls_the_api_over_stdio(tmp_path:
     assert SEEN[-1] == {"path": "/v1/pets", "query": {"limit": "3", "status": "available,sold"}}
 
 
+@pytest.mark.e2e  # `mcpforge serve` as a process: seconds each, with the end-to-end tier
 def test_serve_over_http_takes_the_servers_own_options_after_the_double_dash(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "PETSTORE_BASE_URL": "http://127.0.0.1:9/v1"}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp.client import Client
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -70,6 +71,7 @@ def test_a_caller_is_a_stable_pseudonym() -> None:
     assert "alice" not in first and caller_hash(None) is None and caller_hash("") is None
 
 
+@pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_an_audit_log_that_cannot_be_opened_is_one_line_naming_the_variable(tmp_path: Path) -> None:
     package = write_project(SPEC, tmp_path / "out")
     env = {"PYTHONPATH": str(tmp_path / "out" / "src"), "PETSTORE_AUDIT_LOG": str(tmp_path / "missing" / "a.log")}

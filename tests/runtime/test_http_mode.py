@@ -33,6 +33,7 @@ def _start(tmp_path: Path, *flags: str) -> tuple[subprocess.Popen[str], str]:
     return proc, base
 
 
+@pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_a_stateless_server_refuses_the_idle_event_stream_at_once_and_stops_cleanly(tmp_path: Path) -> None:
     proc, base = _start(tmp_path, "--stateless")
     try:

@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import httpx
+import pytest
 from mcp.client import Client
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.applications import Starlette
@@ -106,6 +107,7 @@ def _start(tmp_path: Path, env: dict[str, str], *flags: str) -> tuple[subprocess
     return proc, f"http://127.0.0.1:{port}"
 
 
+@pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_metrics_at_the_endpoint_are_behind_its_protection(tmp_path: Path) -> None:
     proc, base = _start(tmp_path, {"PETSTORE_AUTH_TOKENS": TOKEN}, "--transport", "http", "--metrics")
     try:
@@ -122,6 +124,7 @@ def test_metrics_at_the_endpoint_are_behind_its_protection(tmp_path: Path) -> No
         proc.communicate(timeout=30)
 
 
+@pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_metrics_on_a_port_of_their_own_serve_a_stdio_server_too(tmp_path: Path) -> None:
     port = free_port()
     proc, _ = _start(tmp_path, {"PETSTORE_METRICS_PORT": str(port)})
@@ -133,6 +136,7 @@ def test_metrics_on_a_port_of_their_own_serve_a_stdio_server_too(tmp_path: Path)
         proc.communicate(timeout=30)
 
 
+@pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_a_metrics_port_in_use_is_one_line_naming_the_variable(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

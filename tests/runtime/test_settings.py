@@ -150,6 +150,7 @@ def test_help_readme_and_env_example_list_every_variable(data: Any, tmp_path: Pa
     assert "Default: https://eu.petstore.example/v1" in help_text.replace("\n      ", " ")
 
 
+@pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_an_unknown_variable_with_the_prefix_is_one_warning_naming_the_closest_setting(
     data: Any, tmp_path: Path
 ) -> None:
