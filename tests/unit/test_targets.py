@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.anthropic import anthropic_strict_schema
 from mcpforge.targets.convert import chat_to_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses
 from mcpforge.targets.lint import lint_manifest
+from mcpforge.targets.manifests import provider_manifests, shared_input_schemas
 from mcpforge.targets.openai import Scrubbed, openai_parameters
 from mcpforge.targets.openai_strict import NotStrict, Strictified, strict_schema
 
@@ -332,3 +334,37 @@ def test_strict_inlining_a_reference_with_siblings_changes_neither_input_nor_def
     assert inlined["properties"]["name"] == {"type": ["string", "null"], "description": "(format: name)"}
     assert strict["$defs"]["Pet"]["required"] == ["name"]
     assert strict_schema(params) == strict  # converting again gives the same: nothing shared was changed
+
+
+def test_tools_with_equal_input_schemas_are_converted_once_to_what_each_alone_gives() -> None:
+    def schema() -> dict[str, Any]:  # a fresh object each time: /me/x and /users/{id}/x
+        return {
+            "type": "object",
+            "properties": {"top": {"type": "integer", "default": 10, "exclusiveMinimum": 0}},
+            "additionalProperties": False,
+        }
+
+    tools = [
+        {"name": "a", "description": "A", "inputSchema": schema()},
+        {"name": "b", "description": "B", "inputSchema": schema()},
+        {"name": "c", "description": "C", "inputSchema": {"type": "object", "properties": {}}},
+    ]
+    before = copy.deepcopy(tools)
+    manifests = dict(provider_manifests(tools, Diagnostics()))
+    assert tools == before  # the tools are not mutated
+    assert [m["inputSchema"] is tools[0]["inputSchema"] for m in shared_input_schemas(tools)] == [True, True, False]
+    for name, convert in (("openai-chat", False), ("openai-chat-strict", True)):
+        chat = manifests[name]
+        assert chat[0]["function"]["parameters"] is chat[1]["function"]["parameters"]  # made once, shared
+        assert chat == to_openai_chat(before, strict=convert)[0]  # as each tool alone gives
+    gemini = manifests["gemini"]
+    assert (
+        gemini[0]["parametersJsonSchema"]
+        == gemini[1]["parametersJsonSchema"]
+        == {
+            "type": "object",
+            "properties": {"top": {"type": "integer", "minimum": 1}},
+            "additionalProperties": False,
+        }
+    )
+    assert gemini == to_gemini(before)

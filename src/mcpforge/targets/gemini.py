@@ -26,6 +26,7 @@ _SCHEMA_VALUES = frozenset(("items", *SINGLE_SUBSCHEMA, *SCHEMA_LISTS))
 # Converted subschemas, by identity. Only those whose conversion inlines no reference are kept: the
 # result of any other depends on the tool's own $defs.
 Converted = IdentityMemo[Any]
+_ROOT = "root"  # a whole input schema's result, apart from the same object met as a subschema
 
 
 class _Converter:
@@ -100,9 +101,13 @@ def gemini_schema(
     ``memo``, shared by the tools of one manifest, converts each subschema they share once; a
     description that gains notes stays within ``description_max`` characters.
     """
-    converter = _Converter(input_schema.get("$defs") or {}, Converted() if memo is None else memo, description_max)
+    memo = Converted() if memo is None else memo
+    found = memo.get(input_schema, _ROOT)
+    if found is not None:  # tools that share their input schema share its declaration's schema
+        return dict(found)
+    converter = _Converter(input_schema.get("$defs") or {}, memo, description_max)
     result: dict[str, Any] = dict(converter.convert(input_schema, ()))  # shares unchanged parts
-    return result
+    return dict(memo.put(input_schema, result, _ROOT))
 
 
 def gemini_declaration(

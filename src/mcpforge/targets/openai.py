@@ -34,6 +34,7 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_TOOLS = 128
 
 
+_NO_ARGUMENTS: Mapping[str, Any] = {"type": "object"}
 # Scrubbed subschemas, by identity.
 Scrubbed = IdentityMemo[Any]
 
@@ -101,7 +102,13 @@ def _chat(tool: Mapping[str, Any], params: dict[str, Any], strict: bool) -> dict
 def plain_parameters(tools: Sequence[Mapping[str, Any]], memo: Scrubbed | None = None) -> list[dict[str, Any]]:
     """Each tool's non-strict parameters (see :func:`openai_parameters`), sharing one scrubbing memo."""
     memo = Scrubbed() if memo is None else memo
-    return [openai_parameters(tool.get("inputSchema") or {"type": "object"}, memo) for tool in tools]
+    made: IdentityMemo[dict[str, Any]] = IdentityMemo()  # tools that share one input schema share its parameters
+    parameters = []
+    for tool in tools:
+        schema = tool.get("inputSchema") or _NO_ARGUMENTS
+        found = made.get(schema)
+        parameters.append(found if found is not None else made.put(schema, openai_parameters(schema, memo)))
+    return parameters
 
 
 def chat_tools(
@@ -119,15 +126,22 @@ def chat_tools(
     ``description_max`` bounds descriptions that strict mode adds notes to.
     """
     strict_memo = Strictified()
+    # Tools that share their parameters share the strict form too, or the reason there is none.
+    made: IdentityMemo[dict[str, Any] | str] = IdentityMemo()
     chats: list[dict[str, Any]] = []
     loose: list[tuple[str, str]] = []
     for tool, params in zip(tools, parameters if parameters is not None else plain_parameters(tools), strict=True):
         if strict:
-            try:
-                chats.append(_chat(tool, strict_schema(params, strict_memo, description_max), True))
+            found = made.get(params)
+            if found is None:
+                try:
+                    found = made.put(params, strict_schema(params, strict_memo, description_max))
+                except NotStrict as exc:
+                    found = made.put(params, str(exc))
+            if not isinstance(found, str):
+                chats.append(_chat(tool, found, True))
                 continue
-            except NotStrict as exc:
-                loose.append((tool["name"], str(exc)))
+            loose.append((tool["name"], found))
         chats.append(_chat(tool, params, False))
     return chats, loose
 
