@@ -210,6 +210,50 @@ def test_a_parameter_repeated_across_operations_is_one_argument_object(tmp_path:
     assert renamed == ["GET /a (getA)", "GET /b (getB)", "GET /b (getB)"]  # each operation still says so
 
 
+def test_tools_with_equal_schemas_share_one_object(tmp_path: Path) -> None:
+    """As /me/x and /users/{id}/x: each later stage then analyses, converts and encodes it once."""
+    toolset, _ = build(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /me/notes:
+            get:
+              operationId: myNotes
+              parameters:
+                - {name: top, in: query, schema: {type: integer, minimum: 1}}
+              responses: {"200": {description: ok, content: {application/json: {schema: {type: object}}}}}
+          /team/notes:
+            get:
+              operationId: teamNotes
+              parameters:
+                - {name: top, in: query, schema: {type: integer, minimum: 1}}
+              responses: {"200": {description: ok, content: {application/json: {schema: {type: object}}}}}
+          /team/notes/count:
+            get:
+              operationId: countNotes
+              parameters:
+                - {name: top, in: query, schema: {type: integer, minimum: 2}}
+              responses: {"200": {description: ok, content: {application/json: {schema: {type: object}}}}}
+          /odd:
+            get:
+              operationId: odd
+              parameters:
+                - {name: n, in: query, schema: {type: integer, enum: [123456789012345678901234567890]}}
+              responses: {"200": {description: ok}}
+    """,
+        )
+    )
+    mine, team, count = tool(toolset, "myNotes"), tool(toolset, "teamNotes"), tool(toolset, "countNotes")
+    assert mine.input_schema is team.input_schema and mine.output_schema is team.output_schema
+    assert count.input_schema is not team.input_schema  # equal only: minimum 2, not 1
+    assert count.input_schema["properties"]["top"]["minimum"] == 2
+    # A schema orjson cannot spell (an integer beyond 64 bits) is kept as it is, not shared.
+    assert tool(toolset, "odd").input_schema["properties"]["n"]["enum"] == [123456789012345678901234567890]
+
+
 def test_argument_description_limit_covers_the_rename_note(tmp_path: Path) -> None:
     spec = write_spec(
         tmp_path,

@@ -9,31 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import orjson
-
 from mcpforge.diagnostics import Diagnostics
 from mcpforge.targets.code import code_mcp_tools
 from mcpforge.targets.convert import to_anthropic, to_gemini
 from mcpforge.targets.deferred import Namespace, anthropic_deferred, responses_deferred
 from mcpforge.targets.openai import chat_tools, flat_tool, plain_parameters
 
-__all__ = ["provider_manifests", "shared_input_schemas"]
-
-
-def shared_input_schemas(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``tools`` with equal input schemas made one object (the tools are not mutated).
-
-    Each manifest's conversions remember their results by the identity of what they convert, so
-    tools that share one input schema are converted once: Microsoft Graph's 11,412 tools have 6,830
-    different input schemas (an operation under ``/me`` and ``/users/{id}``, a list and its count).
-    """
-    first: dict[bytes, Any] = {}
-    shared = []
-    for tool in tools:
-        schema = tool.get("inputSchema")
-        same = first.setdefault(orjson.dumps(schema), schema)
-        shared.append(tool if same is schema else {**tool, "inputSchema": same})
-    return shared
+__all__ = ["provider_manifests"]
 
 
 def provider_manifests(
@@ -50,7 +32,6 @@ def provider_manifests(
     Descriptions a format adds notes to stay within ``description_max`` characters. With
     ``namespaces`` (the tools grouped by toolset), the deferred manifests are made too.
     """
-    tools = shared_input_schemas(tools)
     parameters = plain_parameters(tools)  # the plain and strict forms start from the same parameters, made once
     for strict in (False, True):
         chat, loose = chat_tools(tools, strict=strict, parameters=parameters, description_max=description_max)
