@@ -111,6 +111,26 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     assert stem("settings") != stem("set")
 
 
+def test_words_the_stemmer_would_merge_with_unrelated_ones_stay_apart() -> None:
+    # A customer is not a custom field, an authorization not a commit's author, an important email
+    # not an import; each still meets its own forms, in British spelling too.
+    apart = [("customers", "custom"), ("authorization", "author"), ("operators", "operations"), ("important", "import")]
+    for word, other in apart:
+        assert stem(word) != stem(other)
+    assert stem("customers") == stem("customer") and stem("authorisation") == stem("authorize") == stem("authorized")
+    assert stem("importance") == stem("important")
+    customers = index_of(
+        [
+            entry("create_custom_field", "POST", "/custom-fields", "Create a custom field"),
+            entry("create_customer", "POST", "/customers", "Create a customer"),
+            entry("list_customers", "GET", "/customers", "List customers"),
+            entry("create_customization", "POST", "/customizations", "Customize the theme"),
+        ]
+    )
+    # Without it, the custom field and the customization come before listing customers.
+    assert first(customers, "create a new customer called Nordic Foods")[:2] == ["create_customer", "list_customers"]
+
+
 def test_the_first_action_word_says_which_method() -> None:
     assert intent("please remove the label from issue 3") == {"DELETE"}
     assert intent("turn off the wiki") == {"PATCH", "PUT", "POST"}

@@ -41,6 +41,16 @@ STOPWORDS = wordset(
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
 # Nouns the stemmer would merge with a verb people say: "set" Dave as manager is not about settings.
 _NOUNS = {"setting": "setting", "settings": "setting"}
+# Words the stemmer would merge with unrelated ones that APIs use as often: a customer is not a custom
+# field ("custom"), an authorization not a commit's author, an operator not an operation, an important
+# email not an import.
+_APART = {
+    **dict.fromkeys(("customer", "customers"), "customer"),
+    **dict.fromkeys(("authorization", "authorizations", "authorize", "authorized", "authorizes"), "authoriz"),
+    **dict.fromkeys(("authorizing",), "authoriz"),
+    **dict.fromkeys(("operator", "operators"), "operator"),
+    **dict.fromkeys(("important", "importance"), "importan"),
+}
 # British spellings as American ones, by the start of the word ("favourites", "organisation"), on both
 # sides: a British request finds an American document and the other way round. A list, not a rule:
 # "-ise" to "-ize" everywhere would part "advertising" from "advertisement".
@@ -77,6 +87,8 @@ def stem(word: str) -> str:
     british = _BRITISH_START.match(word)
     if british:
         word = _BRITISH[british.group()] + word[british.end() :]
+    if word in _APART:
+        return _APART[word]
     stemmed: str = _stemmer().stemWord(word)
     return stemmed
 
