@@ -114,11 +114,19 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
 def test_words_the_stemmer_would_merge_with_unrelated_ones_stay_apart() -> None:
     # A customer is not a custom field, an authorization not a commit's author, an important email
     # not an import; each still meets its own forms, in British spelling too.
-    apart = [("customers", "custom"), ("authorization", "author"), ("operators", "operations"), ("important", "import")]
+    apart = [
+        ("customers", "custom"),
+        ("authorization", "author"),
+        ("operators", "operations"),
+        ("important", "import"),
+        ("organizer", "organization"),
+        ("balancer", "balance"),
+        ("manager", "management"),
+    ]
     for word, other in apart:
         assert stem(word) != stem(other)
     assert stem("customers") == stem("customer") and stem("authorisation") == stem("authorize") == stem("authorized")
-    assert stem("importance") == stem("important")
+    assert stem("importance") == stem("important") and stem("organised") == stem("organizers")
     customers = index_of(
         [
             entry("create_custom_field", "POST", "/custom-fields", "Create a custom field"),

@@ -43,13 +43,22 @@ _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "http
 _NOUNS = {"setting": "setting", "settings": "setting"}
 # Words the stemmer would merge with unrelated ones that APIs use as often: a customer is not a custom
 # field ("custom"), an authorization not a commit's author, an operator not an operation, an important
-# email not an import.
+# email not an import, a meeting's organizer not an organization, a load balancer not a balance, a
+# person's manager not device management, a receivable not a receiver, a controller not access
+# control, a locale not a local file. Found by listing the stems that the words of real documents share.
 _APART = {
     **dict.fromkeys(("customer", "customers"), "customer"),
     **dict.fromkeys(("authorization", "authorizations", "authorize", "authorized", "authorizes"), "authoriz"),
     **dict.fromkeys(("authorizing",), "authoriz"),
     **dict.fromkeys(("operator", "operators"), "operator"),
     **dict.fromkeys(("important", "importance"), "importan"),
+    **dict.fromkeys(("organizer", "organizers", "organize", "organized", "organizes", "organizing"), "organizer"),
+    **dict.fromkeys(("balancer", "balancers"), "balancer"),
+    **dict.fromkeys(("manager", "managers"), "manager"),
+    **dict.fromkeys(("receivable", "receivables"), "receivable"),
+    **dict.fromkeys(("controller", "controllers"), "controller"),
+    **dict.fromkeys(("localization", "localizations", "localize", "localized", "localizing"), "localiz"),
+    **dict.fromkeys(("locale", "locales"), "locale"),
 }
 # British spellings as American ones, by the start of the word ("favourites", "organisation"), on both
 # sides: a British request finds an American document and the other way round. A list, not a rule:
