@@ -122,6 +122,12 @@ def test_words_the_stemmer_would_merge_with_unrelated_ones_stay_apart() -> None:
         ("organizer", "organization"),
         ("balancer", "balance"),
         ("manager", "management"),
+        ("application", "applicable"),
+        ("product", "production"),
+        ("containers", "contains"),
+        ("transitions", "transitive"),
+        ("dependencies", "depending"),
+        ("specification", "specific"),
     ]
     for word, other in apart:
         assert stem(word) != stem(other)

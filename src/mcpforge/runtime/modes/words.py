@@ -45,7 +45,10 @@ _NOUNS = {"setting": "setting", "settings": "setting"}
 # field ("custom"), an authorization not a commit's author, an operator not an operation, an important
 # email not an import, a meeting's organizer not an organization, a load balancer not a balance, a
 # person's manager not device management, a receivable not a receiver, a controller not access
-# control, a locale not a local file. Found by listing the stems that the words of real documents share.
+# control, a locale not a local file; and the words descriptions say in passing ("if applicable", "a
+# specific user", "depending on", "contains") are not an application, a specification, dependencies or
+# a container. Found by listing the stems that the words of real documents share ("documentation" is
+# left with "document": apart, it cost requests about documents).
 _APART = {
     **dict.fromkeys(("customer", "customers"), "customer"),
     **dict.fromkeys(("authorization", "authorizations", "authorize", "authorized", "authorizes"), "authoriz"),
@@ -59,6 +62,13 @@ _APART = {
     **dict.fromkeys(("controller", "controllers"), "controller"),
     **dict.fromkeys(("localization", "localizations", "localize", "localized", "localizing"), "localiz"),
     **dict.fromkeys(("locale", "locales"), "locale"),
+    **dict.fromkeys(("applicable",), "applicable"),
+    **dict.fromkeys(("transition", "transitions"), "transition"),
+    **dict.fromkeys(("transitive",), "transitive"),
+    **dict.fromkeys(("production",), "production"),
+    **dict.fromkeys(("container", "containers"), "container"),
+    **dict.fromkeys(("dependency", "dependencies"), "dependenc"),
+    **dict.fromkeys(("specification", "specifications"), "specification"),
 }
 # British spellings as American ones, by the start of the word ("favourites", "organisation"), on both
 # sides: a British request finds an American document and the other way round. A list, not a rule:
