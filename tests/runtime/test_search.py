@@ -53,7 +53,7 @@ def test_a_request_is_its_terms_each_once_with_a_weight() -> None:
     assert weights[stem("delete")] < 1.0 and weights[stem("remove")] < 1.0  # the lexicon's, below a word said
     assert weights[stem("branch")] == 1.0 and weights[stem("stale")] == 1.0
     assert "the" not in weights and "of" not in weights and "it" not in weights  # stopwords say nothing
-    assert query_terms("list list list") == {stem("list"): 1.0}  # each term once
+    assert query_terms("invoice invoice invoice") == {stem("invoice"): 1.0}  # each term once
     # "un-" words: undoing a deletion restores; unsharing removes a share.
     assert stem("restore") in query_terms("undelete the spreadsheet") and stem("delete") not in query_terms("undelete")
     assert {stem("share"), stem("remove")} <= set(query_terms("unshare the budget file"))
@@ -109,6 +109,25 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     assert stem("manager") in query_terms("who is my boss") and stem("child") in query_terms("make a sub-folder")
     # "set" Dave as manager is not about settings.
     assert stem("settings") != stem("set")
+
+
+def test_list_said_first_is_what_to_do_and_elsewhere_what_to_find() -> None:
+    assert query_terms("list users")[stem("list")] < 1.0 <= query_terms("list users")[stem("user")]
+    assert query_terms("show the lists on the Marketing site")[stem("list")] == 1.0
+    index = index_of(
+        [
+            entry("get_users", "GET", "/users", "Get user"),  # Microsoft Graph's title for listing the users
+            entry("get_user", "GET", "/users/{user-id}", "Get a user"),
+            entry("list_education_users", "GET", "/education/users", "List users"),
+            entry("list_user_calendars", "GET", "/users/{user-id}/calendars", "List calendars"),
+            entry("list_lists", "GET", "/sites/{site-id}/lists", "List lists"),
+            entry("list_items", "GET", "/sites/{site-id}/lists/{list-id}/items", "List items"),
+            *(entry(f"list_things_{n}", "GET", f"/things{n}", f"List things {n}") for n in range(6)),
+        ]
+    )
+    # Whole, "list" found the schools' users, titled "List users", before the users themselves.
+    assert first(index, "list users")[0] == "get_users"
+    assert first(index, "list the lists on the Marketing site")[0] == "list_lists"
 
 
 def test_words_the_stemmer_would_merge_with_unrelated_ones_stay_apart() -> None:

@@ -137,6 +137,12 @@ def query_terms(text: str) -> dict[str, float]:
             index += 1
     for term, weight in parts.items():
         weights[term] = max(weight, weights.get(term, 0.0))
+    if len(said) > 1 and said[0] == "list":
+        # "list the users": the first word says what to do (a GET of a collection, which the index's
+        # action field calls "list all"), as "show" does; elsewhere ("the lists on the site") it is
+        # what to find. Whole, it found every operation titled "List ..." before one titled "Get user"
+        # that lists the users (Microsoft Graph's GET /users: 19th for "list users").
+        weights[stem("list")] = _LISTING
     if _adds_someone(text):  # "add Bob to the Finance group": a member of it
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
@@ -200,6 +206,8 @@ def _name_length(tokens: list[str]) -> int:
     return size
 
 
+# "list" said first: what to do, as the lexicon's words for an action count.
+_LISTING = 0.4
 # A verb that says which things ("the file I deleted"): less than a word said.
 _DESCRIBING = 0.5
 _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
