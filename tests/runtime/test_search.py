@@ -111,6 +111,14 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     assert stem("settings") != stem("set")
 
 
+def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
+    assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
+    assert stem("grant") not in query_terms("give me all the users")
+    granting = "give me access to the repo"
+    assert intent(granting) != {"GET"} and stem("grant") in query_terms(granting)
+    assert "POST" in intent("give me a new token")
+
+
 def test_list_said_first_is_what_to_do_and_elsewhere_what_to_find() -> None:
     assert query_terms("list users")[stem("list")] < 1.0 <= query_terms("list users")[stem("user")]
     assert query_terms("show the lists on the Marketing site")[stem("list")] == 1.0

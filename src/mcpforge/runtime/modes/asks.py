@@ -267,9 +267,18 @@ def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
 _NOT_DOING = re.compile(r"\b(?:don'?t|do not|never)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
 
 
+# "give me all the users", "give me the latest release": to show, not to grant ("give me access to the
+# repo") or to make ("give me a new token").
+_GIVE_ME = re.compile(
+    r"^(\s*(?:please\s+)?)give\s+me\s+(?=(?:the|all|every|my|our|his|her|their|this|that|these|those|list)\b)",
+    re.IGNORECASE,
+)
+
+
 def _meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text.replace("\u2019", "'")))
+    text = _GIVE_ME.sub(r"\1show me ", text.replace("\u2019", "'"))
+    return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
 
 
 def _not_done(match: re.Match[str]) -> str:
