@@ -121,7 +121,12 @@ def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
 
 def test_list_said_first_is_what_to_do_and_elsewhere_what_to_find() -> None:
     assert query_terms("list users")[stem("list")] < 1.0 <= query_terms("list users")[stem("user")]
+    for asked in ("can you list the users", "please list the users", "I need a list of the users"):
+        assert query_terms(asked)[stem("list")] < 1.0, asked
     assert query_terms("show the lists on the Marketing site")[stem("list")] == 1.0
+    # Whom to show it to, not the signed-in user's things: "get me all the users", "let me see them".
+    for asked in ("get me all the users", "let me see the users", "pull up all the users", "find me the users"):
+        assert "me" not in query_terms(asked) and intent(asked) == {"GET"}, asked
     index = index_of(
         [
             entry("get_users", "GET", "/users", "Get user"),  # Microsoft Graph's title for listing the users

@@ -9,6 +9,7 @@ asks; :func:`intent` says which HTTP methods its first action word or phrase ask
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -137,7 +138,7 @@ def query_terms(text: str) -> dict[str, float]:
             index += 1
     for term, weight in parts.items():
         weights[term] = max(weight, weights.get(term, 0.0))
-    if len(said) > 1 and said[0] == "list":
+    if _lists(said):
         # "list the users": the first word says what to do (a GET of a collection, which the index's
         # action field calls "list all"), as "show" does; elsewhere ("the lists on the site") it is
         # what to find. Whole, it found every operation titled "List ..." before one titled "Get user"
@@ -208,6 +209,18 @@ def _name_length(tokens: list[str]) -> int:
 
 # "list" said first: what to do, as the lexicon's words for an action count.
 _LISTING = 0.4
+# What may come before the action: "please list", "can you list", "I need a list of".
+_COURTESY = wordset("please can could would will you u i we want need to like d just kindly a the me")
+
+
+def _lists(said: list[str]) -> bool:
+    """Whether "list" is what the request asks to do ("can you list the users", "the list of groups")."""
+    first = next((index for index, word in enumerate(said) if word not in _COURTESY), len(said))
+    if first < len(said) - 1 and said[first] == "list":
+        return True
+    return any(word == "list" and after == "of" for word, after in itertools.pairwise(said))
+
+
 # A verb that says which things ("the file I deleted"): less than a word said.
 _DESCRIBING = 0.5
 _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")

@@ -34,6 +34,7 @@ INTENT_PHRASES = {
     "file a": CREATE,
     "file an": CREATE,
     "look up": READ,
+    "pull up": READ,
     "look at": READ,
     "bring back": UPDATE,
     "leave a": CREATE,

@@ -163,6 +163,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # Whom to show it to, not whose it is: "show me the devices that haven't checked in".
     "show me": (("show", "get", "list"), 0.4),
     "tell me": (("get", "list"), 0.4),
+    "get me": (("get", "list"), 0.4),
+    "find me": (("find", "search", "get", "list"), 0.4),
+    "let me see": (("show", "get", "list"), 0.4),
+    "pull up": (("show", "get", "list"), 0.4),
     "one": (("single",), 0.5),
     "single": (("single",), 0.5),
     "specific": (("single",), 0.5),
