@@ -113,6 +113,7 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
 
 def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
     assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
+    assert intent("give me a list of the PRs in acme/widgets") == {"GET"}
     assert stem("grant") not in query_terms("give me all the users")
     granting = "give me access to the repo"
     assert intent(granting) != {"GET"} and stem("grant") in query_terms(granting)

@@ -280,10 +280,11 @@ def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
 _NOT_DOING = re.compile(r"\b(?:don'?t|do not|never)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
 
 
-# "give me all the users", "give me the latest release": to show, not to grant ("give me access to the
+# "give me all the users", "give me a list of the PRs": to show, not to grant ("give me access to the
 # repo") or to make ("give me a new token").
 _GIVE_ME = re.compile(
-    r"^(\s*(?:please\s+)?)give\s+me\s+(?=(?:the|all|every|my|our|his|her|their|this|that|these|those|list)\b)",
+    r"^(\s*(?:please\s+)?)give\s+me\s+"
+    r"(?=(?:the|all|every|my|our|his|her|their|this|that|these|those|list|a\s+list|a\s+summary|an\s+overview)\b)",
     re.IGNORECASE,
 )
 
