@@ -111,6 +111,15 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     assert stem("settings") != stem("set")
 
 
+def test_how_a_request_is_put_around_what_it_asks_is_not_what_it_asks() -> None:
+    assert intent("how do I delete a webhook") == intent("can you delete the webhook") == {"DELETE"}
+    assert intent("is it possible to rename the repo?") == intent("rename the repo")
+    assert set(query_terms("would you mind removing the label")) == set(query_terms("remove the label"))
+    assert set(query_terms("go ahead and merge PR 7")) == set(query_terms("merge PR 7"))
+    # A question stays one: "how many" counts, "is" asks what is.
+    assert intent("how many PRs are open") == intent("is the build green?") == {"GET"}
+
+
 def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
     assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
     assert intent("give me a list of the PRs in acme/widgets") == {"GET"}

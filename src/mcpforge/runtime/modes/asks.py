@@ -289,9 +289,20 @@ _GIVE_ME = re.compile(
 )
 
 
+# How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
+# possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads).
+_WRAPPED = re.compile(
+    r"^\s*(?:(?:please|ok|okay|hey|hi|so)[\s,]+|would you mind[\s,]+|(?:can|could|would|will) you(?: please)?[\s,]+"
+    r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
+    r"|go ahead and[\s,]+|(?:i|we) (?:need|want|would like|'d like|have) to[\s,]+)+",
+    re.IGNORECASE,
+)
+
+
 def _meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    text = _GIVE_ME.sub(r"\1show me ", text.replace("\u2019", "'"))
+    text = _WRAPPED.sub("", text.replace("\u2019", "'"))
+    text = _GIVE_ME.sub(r"\1show me ", text)
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
 
 
