@@ -111,6 +111,24 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
     assert stem("settings") != stem("set")
 
 
+def test_an_action_without_a_method_of_its_own_is_a_change_not_a_read() -> None:
+    write = {"POST", "PUT", "PATCH", "DELETE"}
+    for asked in ("merge PR 7", "cancel my dentist appointment", "star the repo", "restart the worker app"):
+        assert intent(asked) == write, asked
+    # Asked as a question it reads; a noun made from the verb names a thing, not the action.
+    assert intent("is PR 7 merged?") == intent("which PRs were merged last week") == {"GET"}
+    assert intent("open the attachment of the invoice email") == frozenset()
+    index = index_of(
+        [
+            entry("check_starred", "GET", "/user/starred/{owner}/{repo}", "Check if a repository is starred by you"),
+            entry("star", "PUT", "/user/starred/{owner}/{repo}", "Star a repository for the authenticated user"),
+            entry("unstar", "DELETE", "/user/starred/{owner}/{repo}", "Unstar a repository"),
+            entry("list_starred", "GET", "/user/starred", "List repositories starred by the authenticated user"),
+        ]
+    )
+    assert first(index, "star the octocat/hello-world repo for me")[0] == "star"  # was the list of starred ones
+
+
 def test_how_a_request_is_put_around_what_it_asks_is_not_what_it_asks() -> None:
     assert intent("how do I delete a webhook") == intent("can you delete the webhook") == {"DELETE"}
     assert intent("is it possible to rename the repo?") == intent("rename the repo")

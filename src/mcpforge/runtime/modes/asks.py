@@ -13,7 +13,7 @@ import itertools
 import re
 from functools import lru_cache
 
-from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE
+from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
 from .lexicon import EVERYDAY
 from .words import STOPWORDS, stem, words, wordset
 
@@ -366,7 +366,14 @@ def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
 def _listed(word: str) -> frozenset[str]:
     """The methods the intents list ``word`` for (empty: none)."""
     stemmed = stem(word)
-    return next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+    found = next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+    if found == WRITE and word.endswith(_NOUN_ENDINGS):  # "open the attachment": a thing, not attaching
+        return frozenset()
+    return found
+
+
+# How a noun made from a verb ends: an attachment, an assignment, a subscription.
+_NOUN_ENDINGS = ("ment", "ments", "tion", "tions", "sion", "sions")
 
 
 def _methods_of(word: str) -> frozenset[str]:
@@ -376,7 +383,7 @@ def _methods_of(word: str) -> frozenset[str]:
         return found
     # Undoing what made something takes it away ("unassign", "unpin"); undoing a change is a change
     # ("unarchive", "unhide").
-    return DELETE if _methods_of(undone) in (CREATE, frozenset()) else UPDATE
+    return DELETE if _methods_of(undone) in (CREATE, WRITE, frozenset()) else UPDATE
 
 
 # An action undone, said as one word: "unassign carol", "unpin the message", "unmute the channel".

@@ -7,10 +7,13 @@ GET); :data:`SENT` are the verbs that, said first, name a thing to send ("email 
 
 from __future__ import annotations
 
-__all__ = ["CREATE", "DELETE", "FIRST_VERBS", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE"]
+__all__ = ["CREATE", "DELETE", "FIRST_VERBS", "INTENT_PHRASES", "INTENT_VERBS", "READ", "SENT", "UPDATE", "WRITE"]
 
 # The HTTP methods a request's action words ask for, first match wins; a phrase before its words
 # ("get rid of" is a DELETE, not a GET).
+# An action that changes something, by whichever method the API chose: merging is a PUT on GitHub and a
+# POST on Bitbucket, cancelling a DELETE or a POST to .../cancel; never a GET.
+WRITE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DELETE, CREATE, UPDATE, READ = (
     frozenset({"DELETE"}), frozenset({"POST", "PUT"}), frozenset({"PATCH", "PUT", "POST"}), frozenset({"GET"})
 )  # fmt: skip
@@ -58,6 +61,13 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         UPDATE,
     ),
     ("list show get find search see view read fetch download which who what how look any anything", READ),
+    (
+        "cancel merge approve accept decline reject restore resend retry rerun revoke renew rotate reset restart "
+        "reboot resize scale lock pin star follow block mute snooze assign transfer duplicate copy clone fork import "
+        "sync refund pay charge void sign verify suspend resume pause stop start run trigger deploy rollback promote "
+        "kick ban print schedule reserve subscribe attach detach link tag hide",
+        WRITE,
+    ),
 )
 
 # Things sent, said first as a verb: "email the report to Tom", "text Anna", "message the team".
