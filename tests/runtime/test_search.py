@@ -113,8 +113,11 @@ def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
 
 def test_an_action_without_a_method_of_its_own_is_a_change_not_a_read() -> None:
     write = {"POST", "PUT", "PATCH", "DELETE"}
-    for asked in ("merge PR 7", "cancel my dentist appointment", "star the repo", "restart the worker app"):
+    for asked in ("merge PR 7", "cancel my dentist appointment", "star the repo", "restart the worker app",
+                  "redeploy the billing app", "call off tomorrow's standup"):  # fmt: skip
         assert intent(asked) == write, asked
+    assert intent("take back my vote on PROJ-77") == {"DELETE"}
+    assert intent("why did the last deployment fail?") == intent("compare main with release-2.2") == {"GET"}
     # Asked as a question it reads; a noun made from the verb names a thing, not the action.
     assert intent("is PR 7 merged?") == intent("which PRs were merged last week") == {"GET"}
     assert intent("open the attachment of the invoice email") == frozenset()

@@ -37,6 +37,8 @@ INTENT_PHRASES = {
     "file a": CREATE,
     "file an": CREATE,
     "look up": READ,
+    "call off": WRITE,
+    "take back": DELETE,
     "pull up": READ,
     "look at": READ,
     "bring back": UPDATE,
@@ -60,12 +62,14 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "close reopen give prevent put",
         UPDATE,
     ),
-    ("list show get find search see view read fetch download which who what how look any anything", READ),
+    ("list show get find search see view read fetch download which who what how why look any anything compare", READ),
     (
         "cancel merge approve accept decline reject restore resend retry rerun revoke renew rotate reset restart "
         "reboot resize scale lock pin star follow block mute snooze assign transfer duplicate copy clone fork import "
         "sync refund pay charge void sign verify suspend resume pause stop start run trigger deploy rollback promote "
-        "kick ban print schedule reserve subscribe attach detach link tag hide",
+        "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
+        "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
+        "generate split redeploy apply build ask ping roll",
         WRITE,
     ),
 )
