@@ -150,6 +150,18 @@ def test_help_readme_and_env_example_list_every_variable(data: Any, tmp_path: Pa
     assert "Default: https://eu.petstore.example/v1" in help_text.replace("\n      ", " ")
 
 
+def test_a_misspelt_setting_is_named_before_the_error_it_leads_to(
+    data: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = {"PETSTORE_AUTH_TOKEN_FILE": "/run/secrets/tokens"}  # for PETSTORE_AUTH_TOKENS_FILE
+    with pytest.raises(SystemExit) as stop:
+        run(data, ["--transport", "http", "--host", "0.0.0.0"], env)
+    assert stop.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and "did you mean PETSTORE_AUTH_TOKENS_FILE?" in lines[0]
+    assert lines[1].startswith("petstore-mcp: error: refusing to serve 0.0.0.0 without protection")
+
+
 @pytest.mark.e2e  # a generated server as a process: seconds each, with the end-to-end tier
 def test_an_unknown_variable_with_the_prefix_is_one_warning_naming_the_closest_setting(
     data: Any, tmp_path: Path

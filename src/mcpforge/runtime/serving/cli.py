@@ -117,13 +117,15 @@ def run(
     parser = build_parser(data)
     args = parser.parse_args(argv)
     env = os.environ if environ is None else environ
+    # Before any error: a refusal for a missing setting comes after the word on its misspelt name
+    # ("PETSTORE_AUTH_TOKEN_FILE ... did you mean PETSTORE_AUTH_TOKENS_FILE?").
+    for line in unknown_variables(data["server"], env):  # stderr: stdout is the stdio transport's
+        print(f"{parser.prog}: warning: {line}", file=sys.stderr)
     try:
         settings = read_settings(data["server"], env, _overrides(args))
         guard = _protection(data, settings) if settings.transport == "http" else None
     except SettingError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
-    for line in unknown_variables(data["server"], env):  # stderr: stdout is the stdio transport's
-        print(f"{parser.prog}: warning: {line}", file=sys.stderr)
     from ..access.credentials import redaction_secrets  # noqa: PLC0415 - httpx and the SDK load only when needed
     from .server import build_server  # noqa: PLC0415
 
