@@ -141,6 +141,12 @@ def test_how_a_request_is_put_around_what_it_asks_is_not_what_it_asks() -> None:
     assert intent("how many PRs are open") == intent("is the build green?") == {"GET"}
 
 
+def test_what_is_done_without_is_not_done_and_reopening_sets_a_state() -> None:
+    assert stem("merge") not in query_terms("close PR 12 without merging")
+    assert stem("mfa") in query_terms("list users without MFA")  # "without" a thing says which ones
+    assert {stem("open"), stem("state")} <= set(query_terms("reopen issue 42"))
+
+
 def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
     assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
     assert intent("give me a list of the PRs in acme/widgets") == {"GET"}

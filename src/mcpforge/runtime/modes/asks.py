@@ -276,8 +276,9 @@ def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
     return found
 
 
-# An action the request says not to take: "draft it but don't send it yet", "do not notify anyone".
-_NOT_DOING = re.compile(r"\b(?:don'?t|do not|never)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
+# An action the request says not to take: "draft it but don't send it yet", "do not notify anyone",
+# "close PR 12 without merging".
+_NOT_DOING = re.compile(r"\b(?:don'?t|do not|never|without)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
 
 
 # "give me all the users", "give me a list of the PRs": to show, not to grant ("give me access to the

@@ -248,6 +248,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "lock": (("lock",), 1.0),
     "unlock": (("lock", "delete"), 0.7),
     "archive": (("archive", "update"), 0.6),
+    "reopen": (("open", "state", "update"), 0.6),  # an issue or a pull request: its state set open again
     "accept": (("accept",), 1.0),
     "decline": (("decline",), 1.0),
     "subscribe": (("subscription", "subscribe"), 0.7),
