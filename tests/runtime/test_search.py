@@ -147,6 +147,11 @@ def test_what_is_done_without_is_not_done_and_reopening_sets_a_state() -> None:
     assert {stem("open"), stem("state")} <= set(query_terms("reopen issue 42"))
 
 
+def test_an_all_hands_is_a_meeting_and_who_attended_asks_for_its_participants() -> None:
+    asked = query_terms("who attended yesterday's all-hands?")
+    assert {stem("meeting"), stem("participant")} <= set(asked)
+
+
 def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
     assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
     assert intent("give me a list of the PRs in acme/widgets") == {"GET"}
