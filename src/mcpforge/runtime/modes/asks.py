@@ -209,14 +209,14 @@ def _name_length(tokens: list[str]) -> int:
 
 # "list" said first: what to do, as the lexicon's words for an action count.
 _LISTING = 0.4
-# What may come before the action: "please list", "can you list", "I need a list of".
-_COURTESY = wordset("please can could would will you u i we want need to like d just kindly a the me")
 
 
 def _lists(said: list[str]) -> bool:
-    """Whether "list" is what the request asks to do ("can you list the users", "the list of groups")."""
-    first = next((index for index, word in enumerate(said) if word not in _COURTESY), len(said))
-    if first < len(said) - 1 and said[first] == "list":
+    """Whether "list" is what the request asks to do ("list the users", "I need a list of the groups").
+
+    What a request is put in ("can you", "please") is gone already (:func:`_meant`).
+    """
+    if len(said) > 1 and said[0] == "list":
         return True
     return any(word == "list" and after == "of" for word, after in itertools.pairwise(said))
 
@@ -293,7 +293,8 @@ _GIVE_ME = re.compile(
 # How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
 # possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads).
 _WRAPPED = re.compile(
-    r"^\s*(?:(?:please|ok|okay|hey|hi|so)[\s,]+|would you mind[\s,]+|(?:can|could|would|will) you(?: please)?[\s,]+"
+    r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so)[\s,]+|would you mind[\s,]+"
+    r"|(?:can|could|would|will) you(?: please)?[\s,]+"
     r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
     r"|go ahead and[\s,]+|(?:i|we) (?:need|want|would like|'d like|have) to[\s,]+)+",
     re.IGNORECASE,
