@@ -9,9 +9,10 @@ import pytest
 
 from helpers import build, write_spec
 from helpers import search_entry as entry
-from mcpforge.runtime.modes.asks import intent, query_terms
+from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.index import SearchIndex, Weights, analyse, entry_texts
 from mcpforge.runtime.modes.properties import Properties, property_phrases, who_made
+from mcpforge.runtime.modes.sentences import intent
 from mcpforge.targets.search import search_documents
 
 
@@ -30,6 +31,11 @@ def phrases(request: str) -> list[str]:
         ("what time zone is my mailbox set to?", ["time zone"]),
         ("what department is Hugo Martins in?", ["department"]),  # "what Y is <a name>"
         ("show the older versions of the pricing sheet", ["versions"]),  # "older" is when, not what
+        # What a change sets: what something is made, what is turned on or off.
+        ("make develop the default branch", ["default branch"]),
+        ("make the acme/widgets repo private", ["private"]),
+        ("we use Jira now, so turn off the issue tracker on acme/widgets", ["issue tracker"]),
+        ("enable brute force protection for the realm", ["brute force protection"]),
     ],
 )
 def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[str]) -> None:
@@ -47,6 +53,8 @@ def test_a_property_is_read_from_the_requests_shape(request_: str, expected: lis
         "who created the Partners SharePoint site?",  # who made a thing: see who_made
         "who reviewed PR 230?",
         "what issue types are there",
+        "make a new branch called develop",  # making a thing, not setting one
+        "make me a calendar for the book club",
     ],
 )
 def test_most_requests_ask_no_property(request_: str) -> None:
@@ -147,6 +155,25 @@ def test_a_property_named_whole_counts_more_than_one_whose_name_holds_the_words(
     scores = Properties(docs, 1.0, 0.5).scores("what's Ravi's phone", frozenset({"GET"}))
     assert set(scores) == {0, 1}
     assert scores[1] == pytest.approx(scores[0] * 0.5)
+
+
+def test_a_phrase_no_property_holds_whole_is_read_by_its_rarer_part() -> None:
+    docs: list[dict[str, Any]] = [
+        {"resource": ["repo"], "properties": ["homepag", "url"]},
+        {"resource": ["user"], "properties": ["mobil_phone"]},
+    ]
+    docs += [{"resource": ["other"], "properties": ["url"]}] * 8  # "url": a name every record holds
+    properties = Properties(docs, 1.0, 0.5)
+    found = properties.scores("what's the homepage URL of octocat/Hello-World?", frozenset({"GET"}))
+    assert max(found, key=lambda number: found[number]) == 0
+    assert found[0] > found.get(2, 0.0)
+    assert set(properties.scores("what's Ravi's phone number?", frozenset({"GET"}))) == {1}
+
+
+def test_making_something_into_what_it_is_not_is_a_change() -> None:
+    assert "PATCH" in intent("make develop the default branch")
+    assert "PATCH" in intent("make the repo private")
+    assert intent("make a new branch called develop") == frozenset({"POST", "PUT"})
 
 
 def test_show_me_is_whom_to_show_not_whose() -> None:

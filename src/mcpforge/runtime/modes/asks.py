@@ -3,21 +3,21 @@
 A request goes through :func:`.words.terms` as an operation's text does, and also through
 :data:`.lexicon.EVERYDAY`: the words people use for what an API names otherwise (a PR is a pull
 request, to "get rid of" is to delete, "who" asks for a list), each with the weight of its evidence.
-What it says not to do, the names it gives, values and what it is for are read apart from what it
-asks; :func:`intent` says which HTTP methods its first action word or phrase asks for.
+The names it gives, values and what it is for are read apart from what it asks; how it is put
+(courtesies, what it says not to do, the methods it asks for) is :mod:`.sentences`'.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from functools import lru_cache
 
-from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
+from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
-from .words import STOPWORDS, stem, words, wordset
+from .sentences import described, intent, lexicon_stems, meant, methods_of, said_words, undone
+from .words import STOPWORDS, VALUES, stem, words, wordset
 
-__all__ = ["VALUES", "intent", "names_someone", "query_terms"]
+__all__ = ["names_someone", "query_terms"]
 
 
 _LONGEST = max(len(k.split()) for k in EVERYDAY)
@@ -29,14 +29,6 @@ _TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
 _COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
 
 
-# Words that name when or how much, not what: mostly arguments of the call, seldom its subject.
-VALUES = wordset(
-    "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
-    "minute minutes day days weeks months years ago last next previous soon later earlier first second "
-    "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-    "july august september october november december am pm percent usd eur dollars euros old older oldest "
-    "quarterly annual"
-)
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
 # names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
@@ -77,7 +69,7 @@ def query_terms(text: str) -> dict[str, float]:
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
     # "Mrs. Patel", "Dr. Lee": a person's title, not merge requests.
-    titled = (_TITLES.get(token, token) for token in _unnamed(_meant(text).split()))
+    titled = (_TITLES.get(token, token) for token in _unnamed(meant(text).split()))
     for token in filter(None, titled):
         bare = _unpunctuated(token)
         if _COMPOUND.fullmatch(bare):
@@ -94,15 +86,15 @@ def query_terms(text: str) -> dict[str, float]:
             if kind:  # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
                 weights.setdefault(stem(kind), _KIND_WEIGHTS[kind])
             tokens.append(_value_free(token, bare))
-    said = _said(" ".join(tokens))
+    said = said_words(" ".join(tokens))
     if said and said[0] in SENT:  # "email the report to the team": a message to send
         weights[stem("send")] = 0.8
     if said and said[0] in FIRST_VERBS:  # "like the drone video": a like, though "like" is a stopword
         weights[stem(said[0])] = 1.0
-    described = _described(said) | _purpose(said)
+    describing = described(said) | _purpose(said)
     index = 0
     while index < len(said):
-        if index in described:  # "the movies I added": which movies, not what to do
+        if index in describing:  # "the movies I added": which movies, not what to do
             if said[index] not in STOPWORDS:
                 weights.setdefault(stem(said[index]), _DESCRIBING)
             index += 1
@@ -127,12 +119,12 @@ def query_terms(text: str) -> dict[str, float]:
                 weights[stem(word)] = 1.0  # a word said counts whole, whatever the lexicon guessed before it
                 if len(word) > 5 and word.endswith(("ant", "ent")):  # "compliant" devices: their compliance
                     weights.setdefault(stem(word[:-1] + "ce"), _STATE_NOUN)
-                undone = _undone(word)
-                if undone is not None:  # "unassign": what is undone, and the lexicon's words for it
-                    weights.setdefault(stem(undone), 0.8)
-                    word = undone
+                reverted = undone(word)
+                if reverted is not None:  # "unassign": what is undone, and the lexicon's words for it
+                    weights.setdefault(stem(reverted), 0.8)
+                    word = reverted
                 # Another form of a word the lexicon knows: "happening" as "happened".
-                synonyms, weight = _lexicon_stems().get(stem(word), ((), 0.0))
+                synonyms, weight = lexicon_stems().get(stem(word), ((), 0.0))
                 for term in synonyms:
                     weights.setdefault(stem(term), weight)
             index += 1
@@ -214,7 +206,7 @@ _LISTING = 0.4
 def _lists(said: list[str]) -> bool:
     """Whether "list" is what the request asks to do ("list the users", "I need a list of the groups").
 
-    What a request is put in ("can you", "please") is gone already (:func:`_meant`).
+    What a request is put in ("can you", "please") is gone already (:func:`meant`).
     """
     if len(said) > 1 and said[0] == "list":
         return True
@@ -224,12 +216,6 @@ def _lists(said: list[str]) -> bool:
 # A verb that says which things ("the file I deleted"): less than a word said.
 _DESCRIBING = 0.5
 _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-# Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
-# things, not what to do now.
-_DOERS = wordset("i we you they he she someone somebody")
-_BE = wordset("am is are was were be been")
-_ASKING = wordset("when where did does is are was were has")
-_PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
 
 
 # What a request is for, after "so": "make the video private so only people with the link can watch
@@ -244,102 +230,11 @@ def _purpose(said: list[str]) -> set[int]:
         (
             i
             for i in range(1, len(said) - 1)
-            if said[i] == "so" and said[i + 1] not in _NOT_PURPOSE and not _methods_of(said[i + 1])
+            if said[i] == "so" and said[i + 1] not in _NOT_PURPOSE and not methods_of(said[i + 1])
         ),
         len(said),
     )
     return set(range(start + 1, len(said)))
-
-
-def _described(said: list[str]) -> set[int]:
-    """Where in ``said`` a verb describes a thing by what someone did to it."""
-    return {
-        index
-        for index in range(1, len(said))
-        if said[index - 1] in _DOERS
-        and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
-        and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
-    }
-
-
-# "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
-_CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m)\b", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1)
-def _lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
-    """The lexicon's single words by their stems (the first entry of a stem wins)."""
-    found: dict[str, tuple[tuple[str, ...], float]] = {}
-    for key, value in EVERYDAY.items():
-        if " " not in key and key not in STOPWORDS:
-            found.setdefault(stem(key), value)
-    return found
-
-
-# An action the request says not to take: "draft it but don't send it yet", "do not notify anyone",
-# "close PR 12 without merging".
-_NOT_DOING = re.compile(r"\b(?:don'?t|do not|never|without)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
-
-
-# "give me all the users", "give me a list of the PRs": to show, not to grant ("give me access to the
-# repo") or to make ("give me a new token").
-_GIVE_ME = re.compile(
-    r"^(\s*(?:please\s+)?)give\s+me\s+"
-    r"(?=(?:the|all|every|my|our|his|her|their|this|that|these|those|list|a\s+list|a\s+summary|an\s+overview)\b)",
-    re.IGNORECASE,
-)
-
-
-# How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
-# possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads).
-_WRAPPED = re.compile(
-    r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so)[\s,]+|would you mind[\s,]+"
-    r"|(?:can|could|would|will) you(?: please)?[\s,]+"
-    r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
-    r"|go ahead and[\s,]+|(?:i|we) (?:need|want|would like|'d like|have) to[\s,]+)+",
-    re.IGNORECASE,
-)
-
-
-def _meant(text: str) -> str:
-    """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    text = _WRAPPED.sub("", text.replace("\u2019", "'"))
-    text = _GIVE_ME.sub(r"\1show me ", text)
-    return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
-
-
-def _not_done(match: re.Match[str]) -> str:
-    # Only an action ("don't send"): "users who don't have MFA" asks about them. Said alone, it is the
-    # request: "don't send the scheduled campaign after all" calls off what was to be done ("don't
-    # delete it, archive it" asks for the archive).
-    if not _methods_of(match.group(1).lower()):
-        return match.group(0)
-    alone = match.string[: match.start()].strip(" ,.!").lower() in ("", "please")
-    if not alone or match.string[match.end() :].strip(" .!"):
-        return " "
-    return "call off " + match.group(0)[match.start(1) - match.start() :]
-
-
-# Particles of verbs said apart from them: "take Bob out", "turn the alarm off", "set the repo up".
-_PARTICLES = frozenset({"off", "on", "out", "up", "down", "back", "away"})
-_PHRASAL = frozenset(k for k in (*EVERYDAY, *INTENT_PHRASES) if len(k.split()) == 2 and k.split()[1] in _PARTICLES)
-
-
-def _said(text: str) -> list[str]:
-    """The words of a request, a phrasal verb's particle brought back beside its verb (up to three words apart)."""
-    said = words(text)
-    for index, word in enumerate(said):
-        for gap in range(2, 5):
-            if (
-                index + gap < len(said)
-                and f"{word} {said[index + gap]}" in _PHRASAL
-                # "take the day off", "take Friday off": time away, not an action's particle
-                and f"{said[index + gap - 1]} {said[index + gap]}" not in EVERYDAY
-                and said[index + gap - 1] not in VALUES
-            ):
-                said.insert(index + 1, said.pop(index + gap))
-                break
-    return said
 
 
 def _value_free(token: str, bare: str) -> str:
@@ -358,73 +253,6 @@ def _value_free(token: str, bare: str) -> str:
 def _kind_of(value: str) -> str | None:
     """What a value is, where its form says so: an IP address, a host's name (a domain)."""
     return "ip" if _IP_ADDRESS.fullmatch(value) else "domain" if _HOST_NAME.fullmatch(value) else None
-
-
-@lru_cache(maxsize=1)
-def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    return tuple((frozenset(stem(w) for w in verbs.split()), methods) for verbs, methods in INTENT_VERBS)
-
-
-def _listed(word: str) -> frozenset[str]:
-    """The methods the intents list ``word`` for (empty: none)."""
-    stemmed = stem(word)
-    found = next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
-    if found == WRITE and word.endswith(_NOUN_ENDINGS):  # "open the attachment": a thing, not attaching
-        return frozenset()
-    return found
-
-
-# How a noun made from a verb ends: an attachment, an assignment, a subscription.
-_NOUN_ENDINGS = ("ment", "ments", "tion", "tions", "sion", "sions")
-
-
-def _methods_of(word: str) -> frozenset[str]:
-    found = _listed(word)
-    undone = None if found else _undone(word)
-    if undone is None:
-        return found
-    # Undoing what made something takes it away ("unassign", "unpin"); undoing a change is a change
-    # ("unarchive", "unhide").
-    return DELETE if _methods_of(undone) in (CREATE, WRITE, frozenset()) else UPDATE
-
-
-# An action undone, said as one word: "unassign carol", "unpin the message", "unmute the channel".
-_UNDONE = re.compile(r"un([a-z]{3,})")
-
-
-def _undone(word: str) -> str | None:
-    """The action ``word`` undoes: "un" and an action the intents know ("unassigned", "unread" are states)."""
-    found = _UNDONE.fullmatch(word)
-    if found is None or word.endswith("ed"):
-        return None
-    rest = found.group(1)
-    known = _listed(rest)
-    if known == READ:
-        return None
-    return rest if known or rest in EVERYDAY or stem(rest) in _lexicon_stems() else None
-
-
-def intent(text: str) -> frozenset[str]:
-    """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = _said(_meant(text))
-    if said and said[0] in SENT:
-        return CREATE
-    if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
-        return READ
-    if said and said[0] in FIRST_VERBS:
-        return FIRST_VERBS[said[0]]
-    described = _described(said)
-    for index, word in enumerate(said):
-        if index in described:
-            continue
-        for size in (3, 2):
-            methods = INTENT_PHRASES.get(" ".join(said[index : index + size]))
-            if methods:
-                return methods
-        methods = _methods_of(word)
-        if methods:
-            return methods
-    return frozenset()
 
 
 # Someone named ("add Sam to the board", "what groups is Tom a member of"): the request is about a
@@ -449,20 +277,20 @@ _MEMBER_WEIGHT = 0.7
 
 def _adds_someone(text: str) -> bool:
     """Whether the request puts a person (a name the lexicon does not know) into something or takes one out."""
-    found = _ADDS_SOMEONE.search(_meant(_QUOTED.sub(" ", text)))
+    found = _ADDS_SOMEONE.search(meant(_QUOTED.sub(" ", text)))
     if found is None:
         return False
     if found.group(2):  # "remove me from the Phoenix team" ("take me off the issue" unassigns: not a member)
         return True
     return all(
-        word.lower() not in STOPWORDS and stem(word.lower()) not in _lexicon_stems() for word in found.group(1).split()
+        word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems() for word in found.group(1).split()
     )
 
 
 def names_someone(text: str) -> bool:
     """Whether the request names a person."""
     before = ""
-    for token in _meant(_QUOTED.sub(" ", text)).split():
+    for token in meant(_QUOTED.sub(" ", text)).split():
         bare = _unpunctuated(token)
         lower = bare.lower()
         if (
@@ -471,7 +299,7 @@ def names_someone(text: str) -> bool:
             and before not in _NOT_BEFORE_A_NAME
             and lower not in VALUES
             and lower not in STOPWORDS
-            and stem(lower) not in _lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
+            and stem(lower) not in lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
         ):
             return True
         before = bare

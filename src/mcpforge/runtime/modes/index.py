@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .asks import intent, names_someone, query_terms
+from .asks import names_someone, query_terms
 from .properties import Properties
+from .sentences import intent
 from .words import terms
 
 __all__ = [

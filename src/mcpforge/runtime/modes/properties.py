@@ -3,7 +3,8 @@
 Such a request names a thing (Ravi, a repository) and one of its properties (an office location,
 a default branch). The property's name is in what the operation returns or takes, not in what the
 document says of the operation, so the index's other fields cannot find it. :func:`property_phrases`
-reads the property's words from the request's shape (a possessive, "the Y of", "what Y is"), and
+reads the property's words from the request's shape (a possessive, "the Y of", "what Y is", what a
+change sets: "make develop the default branch", "turn off the issue tracker"), and
 :func:`who_made` a question for a thing's maker ("who created the Partners site": createdBy);
 :class:`Properties` matches them only against each operation's property names, whole,
 so the words of every other request never meet the properties of an API's large records (measured:
@@ -17,9 +18,9 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from .asks import VALUES, query_terms
+from .asks import query_terms
 from .intents import CREATE
-from .words import STOPWORDS, terms, wordset
+from .words import STOPWORDS, VALUES, terms, wordset
 
 __all__ = ["Properties", "property_phrases", "who_made"]
 
@@ -33,6 +34,14 @@ _WHAT_OF = re.compile(
     rf"^\s*(?:what|which)\s+((?:{_WORD}\s+){{0,2}}{_WORD})\s+(?:is|are|was|were|does|do|did)\s+"
     r"(?:my|the|our|this|that|his|her|their|its|(?-i:[A-Z][a-z]+))\b",
     re.IGNORECASE,
+)
+# "make develop the default branch", "make the acme/widgets repo private": the end names what is set.
+_MADE_INTO = re.compile(
+    rf"^\s*make\s+(?:\S+\s+){{1,4}}?(?:the\s+((?:{_WORD}\s+)?{_WORD})|({_WORD}))\s*[.!?]?\s*$", re.IGNORECASE
+)
+# "turn off the issue tracker", "enable secret scanning": a setting's name (has_issues, secret_scanning).
+_SWITCHED = re.compile(
+    rf"\b(?:(?:turn|switch)\s+(?:on|off)|enable|disable)\s+(?:the\s+)?((?:{_WORD}\s+){{0,2}}{_WORD})", re.IGNORECASE
 )
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
 # making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
@@ -70,6 +79,9 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
             phrases.append(_words(after))
     phrases += [_words(found) for found in _OF.findall(request)]
     phrases += [_words(found) for found in _WHAT_OF.findall(request)]
+    if "PATCH" in wanted:
+        phrases += [_words(the or last) for the, last in _MADE_INTO.findall(request)]
+        phrases += [_words(found) for found in _SWITCHED.findall(request)]
     return [" ".join(phrase) for phrase in phrases if phrase]
 
 
@@ -109,19 +121,37 @@ class Properties:
         if who_made(request):
             asked.append(_MADE)
         for said in asked:
-            whole = "_".join(said)
-            inside = f"_{whole}_"
-            for token, holders in self._holders.items():
-                if token == whole:
-                    value = self._value[token]
-                elif inside in f"_{token}_":
-                    value = self._value[token] * self._part
-                else:
-                    continue
-                for number in holders:
-                    if value > found.get(number, 0.0):
-                        found[number] = value
+            matched = self._match(said, 1.0, found)
+            # "Ravi's phone number" (mobilePhone), "the homepage URL of X" (homepage): no property has
+            # every word, so the phrase less its last word, or less its first, at a part's value.
+            if not matched and len(said) > 1:
+                less_last: dict[int, float] = {}
+                less_first: dict[int, float] = {}
+                self._match(said[:-1], self._part, less_last)
+                self._match(said[1:], self._part, less_first)
+                # the rarer: "homepage" of "homepage URL", "private" of "repo private"
+                rarer = max(less_last, less_first, key=lambda raised: max(raised.values(), default=0.0))
+                for number, value in rarer.items():
+                    found[number] = max(found.get(number, 0.0), value)
         return found
+
+    def _match(self, said: tuple[str, ...], scale: float, found: dict[int, float]) -> bool:
+        """Raise ``found`` for the operations holding a property named ``said``; whether any does."""
+        whole = "_".join(said)
+        inside = f"_{whole}_"
+        matched = False
+        for token, holders in self._holders.items():
+            if token == whole:
+                value = self._value[token] * scale
+            elif inside in f"_{token}_":
+                value = self._value[token] * self._part * scale
+            else:
+                continue
+            matched = True
+            for number in holders:
+                if value > found.get(number, 0.0):
+                    found[number] = value
+        return matched
 
     def _names_resource(self, phrase: str, said: tuple[str, ...]) -> bool:
         """Whether the phrase (``said``: its terms) names one of the API's resources (one word: also by the lexicon)."""

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["STOPWORDS", "stem", "terms", "words", "wordset"]
+__all__ = ["STOPWORDS", "VALUES", "stem", "terms", "words", "wordset"]
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -36,6 +36,15 @@ STOPWORDS = wordset(
     "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt hasnt havent "
     "wasnt werent shouldnt couldnt wouldnt more "
     "anything something everything nothing"
+)
+
+# Words that name when or how much, not what: mostly arguments of the call, seldom its subject.
+VALUES = wordset(
+    "today tomorrow yesterday tonight morning afternoon evening night week weekend month year hour hours "
+    "minute minutes day days weeks months years ago last next previous soon later earlier first second "
+    "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
+    "july august september october november december am pm percent usd eur dollars euros old older oldest "
+    "quarterly annual"
 )
 # Words that stay whole: the stemmer would merge them with unrelated words.
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})

@@ -1,0 +1,187 @@
+"""How a request is put: its wrapping, its words in order, what it says not to do, the methods it asks for.
+
+:func:`meant` reads past what a request is put in ("can you", "how do I", "give me the ...") and
+what it says not to do; :func:`said_words` brings a phrasal verb's particle back beside its verb;
+:func:`intent` says which HTTP methods its first action word or phrase asks for (:mod:`.intents`'
+tables), where :func:`described` marks the verbs that only say which things ("the movies I added").
+:mod:`.asks` reads the request's terms from what these leave.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
+from .lexicon import EVERYDAY
+from .words import STOPWORDS, VALUES, stem, words, wordset
+
+__all__ = ["described", "intent", "lexicon_stems", "meant", "methods_of", "said_words", "undone"]
+
+# Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
+# things, not what to do now.
+_DOERS = wordset("i we you they he she someone somebody")
+_BE = wordset("am is are was were be been")
+_ASKING = wordset("when where did does is are was were has")
+_PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
+
+
+def described(said: list[str]) -> set[int]:
+    """Where in ``said`` a verb describes a thing by what someone did to it."""
+    return {
+        index
+        for index in range(1, len(said))
+        if said[index - 1] in _DOERS
+        and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
+        and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
+    }
+
+
+# "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
+_CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
+    """The lexicon's single words by their stems (the first entry of a stem wins)."""
+    found: dict[str, tuple[tuple[str, ...], float]] = {}
+    for key, value in EVERYDAY.items():
+        if " " not in key and key not in STOPWORDS:
+            found.setdefault(stem(key), value)
+    return found
+
+
+# An action the request says not to take: "draft it but don't send it yet", "do not notify anyone",
+# "close PR 12 without merging".
+_NOT_DOING = re.compile(r"\b(?:don'?t|do not|never|without)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
+
+
+# "give me all the users", "give me a list of the PRs": to show, not to grant ("give me access to the
+# repo") or to make ("give me a new token").
+_GIVE_ME = re.compile(
+    r"^(\s*(?:please\s+)?)give\s+me\s+"
+    r"(?=(?:the|all|every|my|our|his|her|their|this|that|these|those|list|a\s+list|a\s+summary|an\s+overview)\b)",
+    re.IGNORECASE,
+)
+
+
+# How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
+# possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads).
+_WRAPPED = re.compile(
+    r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so)[\s,]+|would you mind[\s,]+"
+    r"|(?:can|could|would|will) you(?: please)?[\s,]+"
+    r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
+    r"|go ahead and[\s,]+|(?:i|we) (?:need|want|would like|'d like|have) to[\s,]+)+",
+    re.IGNORECASE,
+)
+
+
+def meant(text: str) -> str:
+    """A request as it is read: contractions as the word before them, what it says not to do left out."""
+    text = _WRAPPED.sub("", text.replace("\u2019", "'"))
+    text = _GIVE_ME.sub(r"\1show me ", text)
+    return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
+
+
+def _not_done(match: re.Match[str]) -> str:
+    # Only an action ("don't send"): "users who don't have MFA" asks about them. Said alone, it is the
+    # request: "don't send the scheduled campaign after all" calls off what was to be done ("don't
+    # delete it, archive it" asks for the archive).
+    if not methods_of(match.group(1).lower()):
+        return match.group(0)
+    alone = match.string[: match.start()].strip(" ,.!").lower() in ("", "please")
+    if not alone or match.string[match.end() :].strip(" .!"):
+        return " "
+    return "call off " + match.group(0)[match.start(1) - match.start() :]
+
+
+# Particles of verbs said apart from them: "take Bob out", "turn the alarm off", "set the repo up".
+_PARTICLES = frozenset({"off", "on", "out", "up", "down", "back", "away"})
+_PHRASAL = frozenset(k for k in (*EVERYDAY, *INTENT_PHRASES) if len(k.split()) == 2 and k.split()[1] in _PARTICLES)
+
+
+def said_words(text: str) -> list[str]:
+    """The words of a request, a phrasal verb's particle brought back beside its verb (up to three words apart)."""
+    said = words(text)
+    for index, word in enumerate(said):
+        for gap in range(2, 5):
+            if (
+                index + gap < len(said)
+                and f"{word} {said[index + gap]}" in _PHRASAL
+                # "take the day off", "take Friday off": time away, not an action's particle
+                and f"{said[index + gap - 1]} {said[index + gap]}" not in EVERYDAY
+                and said[index + gap - 1] not in VALUES
+            ):
+                said.insert(index + 1, said.pop(index + gap))
+                break
+    return said
+
+
+@lru_cache(maxsize=1)
+def _intents() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    return tuple((frozenset(stem(w) for w in verbs.split()), methods) for verbs, methods in INTENT_VERBS)
+
+
+def _listed(word: str) -> frozenset[str]:
+    """The methods the intents list ``word`` for (empty: none)."""
+    stemmed = stem(word)
+    found = next((methods for verbs, methods in _intents() if stemmed in verbs), frozenset())
+    if found == WRITE and word.endswith(_NOUN_ENDINGS):  # "open the attachment": a thing, not attaching
+        return frozenset()
+    return found
+
+
+# How a noun made from a verb ends: an attachment, an assignment, a subscription.
+_NOUN_ENDINGS = ("ment", "ments", "tion", "tions", "sion", "sions")
+
+
+def methods_of(word: str) -> frozenset[str]:
+    """The HTTP methods ``word`` asks for as an action (empty: it is not one)."""
+    found = _listed(word)
+    action = None if found else undone(word)
+    if action is None:
+        return found
+    # Undoing what made something takes it away ("unassign", "unpin"); undoing a change is a change
+    # ("unarchive", "unhide").
+    return DELETE if methods_of(action) in (CREATE, WRITE, frozenset()) else UPDATE
+
+
+# An action undone, said as one word: "unassign carol", "unpin the message", "unmute the channel".
+_UNDONE = re.compile(r"un([a-z]{3,})")
+
+
+def undone(word: str) -> str | None:
+    """The action ``word`` undoes: "un" and an action the intents know ("unassigned", "unread" are states)."""
+    found = _UNDONE.fullmatch(word)
+    if found is None or word.endswith("ed"):
+        return None
+    rest = found.group(1)
+    known = _listed(rest)
+    if known == READ:
+        return None
+    return rest if known or rest in EVERYDAY or stem(rest) in lexicon_stems() else None
+
+
+def intent(text: str) -> frozenset[str]:
+    """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
+    said = said_words(meant(text))
+    if said and said[0] in SENT:
+        return CREATE
+    if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
+        return READ
+    if said and said[0] in FIRST_VERBS:
+        return FIRST_VERBS[said[0]]
+    if said[:1] == ["make"] and "the" in said[2:4]:  # "make develop the default branch": setting, not making
+        return UPDATE
+    describing = described(said)
+    for index, word in enumerate(said):
+        if index in describing:
+            continue
+        for size in (3, 2):
+            methods = INTENT_PHRASES.get(" ".join(said[index : index + size]))
+            if methods:
+                return methods
+        methods = methods_of(word)
+        if methods:
+            return methods
+    return frozenset()
