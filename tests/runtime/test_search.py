@@ -153,6 +153,19 @@ def test_an_all_hands_is_a_meeting_and_who_attended_asks_for_its_participants() 
     assert {stem("meeting"), stem("participant")} <= set(asked)
 
 
+def test_who_is_invited_who_declined_referrers_and_leaks_in_everyday_words() -> None:
+    assert {stem("attendee"), stem("event")} <= set(query_terms("who else is invited to the vendor demo?"))
+    assert {stem("attendee"), stem("response")} <= set(query_terms("who declined the offsite?"))
+    assert stem("referrer") in query_terms("which websites send people to our repo?")
+    assert {stem("secret"), stem("scanning")} <= set(query_terms("are there any leaked API keys in our repo?"))
+
+
+def test_owner_and_name_joined_by_a_slash_is_a_repository() -> None:
+    assert query_terms("what's the default branch of acme/widgets?")[stem("repository")] < 1.0
+    assert stem("repository") not in query_terms("show the history of src/main.rs")  # a file's path
+    assert stem("repository") not in query_terms("what was due on 10/12?")
+
+
 def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
     assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
     assert intent("give me a list of the PRs in acme/widgets") == {"GET"}

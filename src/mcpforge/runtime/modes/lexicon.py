@@ -220,6 +220,17 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "show up": (("participant", "attendee", "attend"), 0.8),
     "attended": (("participant", "attendee"), 0.8),
     "attending": (("participant", "attendee"), 0.8),
+    # Where a site's or a repository's visitors come from: its referrers.
+    "send people": (("referrer", "referral", "traffic"), 0.8),
+    "sends people": (("referrer", "referral", "traffic"), 0.8),
+    "send visitors": (("referrer", "referral", "traffic"), 0.8),
+    "send traffic": (("referrer", "referral", "traffic"), 0.8),
+    # A secret that got out: what secret scanning finds.
+    "leaked": (("secret", "scanning", "alert", "exposed"), 0.8),
+    # Who is invited to something, who declined or accepted it: its attendees (a meeting's, an event's).
+    "invited to": (("attendee", "participant", "event", "meeting"), 0.7),
+    "declined": (("attendee", "response", "event", "meeting"), 0.7),
+    "accepted": (("attendee", "response", "event", "meeting"), 0.7),
     "never came": (("absentee",), 0.8),
     "no-show": (("absentee",), 0.8),
     "bug": (("issue",), 0.6),
