@@ -160,6 +160,12 @@ def test_who_is_invited_who_declined_referrers_and_leaks_in_everyday_words() -> 
     assert {stem("secret"), stem("scanning")} <= set(query_terms("are there any leaked API keys in our repo?"))
 
 
+def test_a_meeting_of_two_written_in_numbers_is_a_one_on_one() -> None:
+    for request_ in ("push my 1:1 with Sam to Thursday", "cancel my 1-on-1s", "move my one-on-one"):
+        assert {stem("meeting"), stem("event")} <= set(query_terms(request_))
+    assert stem("meeting") not in query_terms("add 1 to 1")
+
+
 def test_owner_and_name_joined_by_a_slash_is_a_repository() -> None:
     assert query_terms("what's the default branch of acme/widgets?")[stem("repository")] < 1.0
     assert stem("repository") not in query_terms("show the history of src/main.rs")  # a file's path

@@ -36,6 +36,8 @@ def phrases(request: str) -> list[str]:
         ("make the acme/widgets repo private", ["private"]),
         ("we use Jira now, so turn off the issue tracker on acme/widgets", ["issue tracker"]),
         ("enable brute force protection for the realm", ["brute force protection"]),
+        # Which ones a list holds: "in the <value> <property>".
+        ("list everyone in the marketing department", ["department"]),
     ],
 )
 def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[str]) -> None:

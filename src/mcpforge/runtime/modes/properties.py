@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from .asks import query_terms
-from .intents import CREATE
+from .intents import CREATE, READ
 from .words import STOPWORDS, VALUES, terms, wordset
 
 __all__ = ["Properties", "property_phrases", "who_made"]
@@ -43,6 +43,8 @@ _MADE_INTO = re.compile(
 _SWITCHED = re.compile(
     rf"\b(?:(?:turn|switch)\s+(?:on|off)|enable|disable)\s+(?:the\s+)?((?:{_WORD}\s+){{0,2}}{_WORD})", re.IGNORECASE
 )
+# "everyone in the marketing department", "the users in the Berlin office": a list filtered by a property.
+_IN_THE = re.compile(rf"\b(?:in|from|at)\s+the\s+{_WORD}\s+({_WORD})\s*[.!?]?\s*$", re.IGNORECASE)
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
 # making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
 # their own (both measured).
@@ -79,6 +81,8 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
             phrases.append(_words(after))
     phrases += [_words(found) for found in _OF.findall(request)]
     phrases += [_words(found) for found in _WHAT_OF.findall(request)]
+    if wanted == READ:
+        phrases += [_words(found) for found in _IN_THE.findall(request)]
     if "PATCH" in wanted:
         phrases += [_words(the or last) for the, last in _MADE_INTO.findall(request)]
         phrases += [_words(found) for found in _SWITCHED.findall(request)]

@@ -76,9 +76,13 @@ _WRAPPED = re.compile(
 )
 
 
+# A meeting of two, written as numbers ("my 1:1 with Sam", "1-on-1s"): said in words, as the lexicon has it.
+_ONE_ON_ONE = re.compile(r"\b1(?::|-on-|\s+on\s+)1s?\b", re.IGNORECASE)
+
+
 def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    text = _WRAPPED.sub("", text.replace("\u2019", "'"))
+    text = _WRAPPED.sub("", _ONE_ON_ONE.sub("one on one", text.replace("\u2019", "'")))
     text = _GIVE_ME.sub(r"\1show me ", text)
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
 
