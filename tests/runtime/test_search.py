@@ -160,6 +160,13 @@ def test_who_is_invited_who_declined_referrers_and_leaks_in_everyday_words() -> 
     assert {stem("secret"), stem("scanning")} <= set(query_terms("are there any leaked API keys in our repo?"))
 
 
+def test_what_is_kept_in_a_named_folder_is_a_file_named_by_the_words_before_it() -> None:
+    filed = query_terms("copy the contract template into the Legal folder")
+    assert stem("file") in filed and stem("contract") not in filed  # not the API's contracts
+    assert stem("message") in query_terms("move the message from HR to the Receipts folder")  # mail has folders
+    assert stem("contract") in query_terms("copy the contract into a new folder")  # no folder named
+
+
 def test_a_meeting_of_two_written_in_numbers_is_a_one_on_one() -> None:
     for request_ in ("push my 1:1 with Sam to Thursday", "cancel my 1-on-1s", "move my one-on-one"):
         assert {stem("meeting"), stem("event")} <= set(query_terms(request_))
@@ -569,6 +576,15 @@ def test_a_resource_of_the_parent_a_request_names_is_not_a_copy_of_the_others() 
     others = [entry(f"create_{i}", "POST", f"/groups{i}", "Create a group") for i in range(3)]
     found = first(index_of([*copies, group, *others]), "add Bob to the Finance group", limit=5)
     assert "group_members" in found
+
+
+def test_an_action_named_in_a_path_is_one_action_per_thing_it_acts_on() -> None:
+    # Cloning a team under four roots is one action; cloning a team template is another, not a fifth copy
+    # (as copying a drive item is not one more copy of a mail folder's).
+    teams = ["/teams/{t}", "/groups/{g}/team", "/me/joinedTeams/{t}", "/users/{u}/joinedTeams/{t}"]
+    clones = [entry(f"clone_{i}", "POST", f"{p}/microsoft.graph.clone", "Clone a team") for i, p in enumerate(teams)]
+    other = entry("clone_template", "POST", "/teamTemplates/{t}/microsoft.graph.clone", "Clone a team template")
+    assert first(index_of([*clones, other]), "clone the team", limit=3)[2] == "clone_template"
 
 
 def test_a_third_root_of_one_action_still_ranks_above_what_barely_matches() -> None:

@@ -63,7 +63,7 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _QUOTED.sub(" ", text)
+    text = _FILED.sub(_a_file, _QUOTED.sub(" ", text))
     action, colon, _ = text.partition(": ")
     if colon and intent(action):
         text = action
@@ -142,6 +142,21 @@ def query_terms(text: str) -> dict[str, float]:
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     return weights
+
+
+# What a request keeps in a named folder is a file, named by the words before it: "copy the contract
+# template into the Legal folder" (not the API's contracts). Mail, notes and contacts have folders too.
+_FILED = re.compile(
+    r"\b(?:the|my|our|this|that)\s+((?:[\w-]+\s+){0,2}?[\w-]+)"
+    r"(?=\s+(?:in|into|to|from|inside|under)\s+(?:the|my|our)\s+(?:[A-Z][\w-]*\s+)+folder\b)"
+)
+_FOLDERED = wordset("email emails mail message messages note notes contact contacts conversation conversations")
+
+
+def _a_file(found: re.Match[str]) -> str:
+    if not _FOLDERED.isdisjoint(found.group(1).lower().split()):
+        return found.group(0)
+    return found.group(0)[: found.start(1) - found.start()] + "file"
 
 
 # The name a request gives something ("an app called billing-portal", "a board called Q3 Roadmap", "rename

@@ -32,7 +32,7 @@ from ..contract import ToolEntry
 from .asks import names_someone, query_terms
 from .properties import Properties
 from .sentences import intent
-from .words import terms
+from .words import stem, terms, words
 
 __all__ = [
     "FIELDS",
@@ -372,7 +372,14 @@ def _personal(segments: list[str]) -> bool:
 
 
 def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
-    resource = next((s for s in reversed(segments) if not _PARAMETER.match(s)), "")
+    named = [s for s in segments if not _PARAMETER.match(s)]
+    resource = named[-1] if named else ""
+    if len(named) > 1 and resource == segments[-1] and ("." in resource or _named_verb(resource)):
+        # An action the path names acts on what comes before it: copying a drive item and copying a
+        # mail folder (Graph's .../items/{id}/microsoft.graph.copy, .../mailFolders/{id}/...copy) are
+        # two; cloning a team (.../teams/{id}/..., .../joinedTeams/{id}/...) is one, by the last word.
+        thing = words(named[-2])
+        resource = f"{stem(thing[-1]) if thing else named[-2]}/{resource}"
     return method, resource, bool(segments and _PARAMETER.match(segments[-1]))
 
 
