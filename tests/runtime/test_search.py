@@ -179,6 +179,11 @@ def test_owner_and_name_joined_by_a_slash_is_a_repository() -> None:
     assert stem("repository") not in query_terms("what was due on 10/12?")
 
 
+def test_an_issue_trackers_key_names_an_issue() -> None:
+    assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
+    assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form
+
+
 def test_give_me_the_things_is_to_show_them_not_to_grant_or_make() -> None:
     assert intent("give me all the users") == intent("Please give me the list of groups") == {"GET"}
     assert intent("give me a list of the PRs in acme/widgets") == {"GET"}

@@ -39,9 +39,11 @@ _STATE_NOUN = 0.7
 # A value that says what it is: an IP address, a host's name (blog.example.com, not jane@example.com).
 # An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name counts less
 # than a word said: it may be what a thing is for ("a TLS certificate for example.com").
-_KIND_WEIGHTS = {"ip": 1.0, "domain": 0.5, "repository": 0.3}
+_KIND_WEIGHTS = {"ip": 1.0, "domain": 0.5, "repository": 0.3, "issue": 0.6}
 # "acme/widgets", "octocat/Hello-World": a repository by its owner (not a path, a file or a date).
 _OWNER_REPO = re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*")
+# "PROJ-45", "APP-7": an issue tracker's key for an issue (Jira, Linear, YouTrack).
+_ISSUE_KEY = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
 _IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _HOST_NAME = re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE)
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
@@ -268,11 +270,13 @@ def _value_free(token: str, bare: str) -> str:
 
 
 def _kind_of(value: str) -> str | None:
-    """What a value is, where its form says so: an IP address, a host's name (a domain), owner/repo."""
+    """What a value is, where its form says so: an IP address, a host's name (a domain), an issue's key, owner/repo."""
     if _IP_ADDRESS.fullmatch(value):
         return "ip"
     if _HOST_NAME.fullmatch(value):
         return "domain"
+    if _ISSUE_KEY.fullmatch(value):
+        return "issue"
     return "repository" if _OWNER_REPO.fullmatch(value) else None
 
 
