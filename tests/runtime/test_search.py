@@ -179,6 +179,13 @@ def test_owner_and_name_joined_by_a_slash_is_a_repository() -> None:
     assert stem("repository") not in query_terms("what was due on 10/12?")
 
 
+def test_the_whole_tenant_said_as_where_to_look_is_a_scope_not_the_subject() -> None:
+    scoped = query_terms("list all the groups in our organization")
+    assert scoped[stem("group")] == 1.0 and scoped[stem("organization")] < 0.5
+    assert query_terms("update our organization's branding")[stem("organization")] == 1.0
+    assert query_terms("list the repos in our org")[stem("org")] == 1.0  # an org is a key of GitHub's paths
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -96,11 +96,12 @@ def query_terms(text: str) -> dict[str, float]:
     if said and said[0] in FIRST_VERBS:  # "like the drone video": a like, though "like" is a stopword
         weights[stem(said[0])] = 1.0
     describing = described(said) | _purpose(said)
+    scope = _scope(said)
     index = 0
     while index < len(said):
-        if index in describing:  # "the movies I added": which movies, not what to do
+        if index in describing or index in scope:  # "the movies I added": which movies, not what to do
             if said[index] not in STOPWORDS:
-                weights.setdefault(stem(said[index]), _DESCRIBING)
+                weights.setdefault(stem(said[index]), _SCOPE if index in scope else _DESCRIBING)
             index += 1
             continue
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
@@ -240,6 +241,23 @@ _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 # What a request is for, after "so": "make the video private so only people with the link can watch
 # it" asks for a change to the video; watching and people say why ("so far" and "so many" are not).
 _NOT_PURPOSE = wordset("far many much")
+
+
+# The whole of what an API serves, said as where to look: "the groups in our organization", "guest
+# users in our directory", "apps registered in our tenant". The things asked for are the request's
+# subject; the tenant is only the scope (Microsoft Graph's /organization and /directory are records of
+# their own).
+_SCOPE = 0.2
+_SCOPES = wordset("directory tenant company organization organisation workspace")
+_IN_SCOPE = wordset("in across of for at")
+_OURS = wordset("our the my this whole entire")
+
+
+def _scope(said: list[str]) -> set[int]:
+    """Where in ``said`` a closing "in our directory" names the whole tenant as where to look."""
+    if len(said) > 3 and said[-1] in _SCOPES and said[-2] in _OURS and said[-3] in _IN_SCOPE:
+        return {len(said) - 1}
+    return set()
 
 
 def _purpose(said: list[str]) -> set[int]:
