@@ -186,6 +186,15 @@ def test_the_whole_tenant_said_as_where_to_look_is_a_scope_not_the_subject() -> 
     assert query_terms("list the repos in our org")[stem("org")] == 1.0  # an org is a key of GitHub's paths
 
 
+def test_licenses_are_what_a_company_buys_seats_of() -> None:
+    for request_ in (
+        "which licenses does our company have",
+        "how many licences do we have left?",
+        "buy 10 more licenses",
+    ):
+        assert {stem("sku"), stem("seat"), stem("subscription")} <= set(query_terms(request_))
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -128,7 +128,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "quota": (("quota", "usage", "limit", "drive"), 0.5),
     "space": (("quota", "storage", "drive"), 0.4),
     "storage": (("drive", "quota"), 0.4),
-    "license": (("license",), 1.0),
+    "license": (("license", "sku", "seat", "subscription"), 0.5),  # what a company buys seats of
     "tenant": (("organization", "directory", "domain"), 0.6),
     "company": (("organization", "user"), 0.4),
     # what everyone does, counted: "how many emails did people send across the company" asks for a report
