@@ -195,6 +195,10 @@ def test_licenses_are_what_a_company_buys_seats_of() -> None:
         assert {stem("sku"), stem("seat"), stem("subscription")} <= set(query_terms(request_))
 
 
+def test_what_someone_consented_to_is_a_permission_they_granted() -> None:
+    assert {stem("grant"), stem("permission")} <= set(query_terms("which apps has Tom consented to"))
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -55,6 +55,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # A website is a site or pages (GitHub Pages); what was given access was granted it.
     "website": (("site", "pages", "page", "hosting"), 0.6),
     "given access": (("grant", "permission", "consent", "access"), 0.6),
+    # What someone let an app do on their behalf: the permission they granted it.
+    "consent": (("consent", "grant", "permission"), 0.6),
+    "consented to": (("consent", "grant", "permission"), 0.7),
     "let me know": (("notification", "notify", "subscription", "webhook"), 0.6),
     # An invite said as a thing is an invitation ("accept the meeting invite"), not someone to invite.
     "the invite": (("invitation", "event"), 0.8),
