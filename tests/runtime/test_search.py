@@ -199,6 +199,11 @@ def test_what_someone_consented_to_is_a_permission_they_granted() -> None:
     assert {stem("grant"), stem("permission")} <= set(query_terms("which apps has Tom consented to"))
 
 
+def test_a_security_group_is_a_group_not_security() -> None:
+    asked = query_terms("create a security group for the auditors")
+    assert asked[stem("group")] == 1.0 and stem("security") not in asked
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -75,6 +75,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "everyone": (("user", "member", "people"), 0.6),
     "everybody": (("user", "member", "people"), 0.6),
     "distribution list": (("group", "mail", "member"), 0.8),
+    # A group by its kind is a group: "a security group" is not about security.
+    "security group": (("group",), 1.0),
+    "security groups": (("group",), 1.0),
     "person": (("user", "people"), 0.5),
     "account": (("user", "account"), 0.4),
     "accounts": (("user", "account"), 0.4),
