@@ -204,6 +204,11 @@ def test_a_security_group_is_a_group_not_security() -> None:
     assert asked[stem("group")] == 1.0 and stem("security") not in asked
 
 
+def test_tearing_down_deletes_and_spinning_down_changes() -> None:
+    assert intent("tear down the staging droplet") == {"DELETE"} and stem("destroy") in query_terms("tear down the box")
+    assert "GET" not in intent("spin down the worker") and "GET" not in intent("shut down the staging box")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -156,6 +156,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "switch off": (("disable", "update"), 0.7),
     "shut off": (("disable", "deactivate", "status", "update"), 0.7),
     "shut down": (("shutdown", "disable", "deactivate", "stop", "status"), 0.7),
+    "tear down": (("delete", "destroy", "remove"), 0.8),
+    "spin down": (("stop", "shutdown", "scale", "delete"), 0.6),
     "enable": (("enable", "update"), 0.6),
     "disable": (("disable", "update"), 0.6),
     "deactivate": (("disable", "update"), 0.6),
