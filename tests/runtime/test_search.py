@@ -209,6 +209,11 @@ def test_tearing_down_deletes_and_spinning_down_changes() -> None:
     assert "GET" not in intent("spin down the worker") and "GET" not in intent("shut down the staging box")
 
 
+def test_looking_across_everything_is_a_search() -> None:
+    assert stem("search") in query_terms("where across GitHub is deprecatedFunction still called?")
+    assert stem("search") in query_terms("is the word 'invoice' used anywhere in our docs?")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

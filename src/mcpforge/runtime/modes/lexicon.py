@@ -157,6 +157,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "shut off": (("disable", "deactivate", "status", "update"), 0.7),
     "shut down": (("shutdown", "disable", "deactivate", "stop", "status"), 0.7),
     "tear down": (("delete", "destroy", "remove"), 0.8),
+    # Looking through everything at once: a search ("find documents about the budget across SharePoint").
+    "across": (("search", "query"), 0.5),
+    "anywhere": (("search", "query"), 0.5),
     "spin down": (("stop", "shutdown", "scale", "delete"), 0.6),
     "enable": (("enable", "update"), 0.6),
     "disable": (("disable", "update"), 0.6),
