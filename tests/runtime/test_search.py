@@ -214,6 +214,10 @@ def test_looking_across_everything_is_a_search() -> None:
     assert stem("search") in query_terms("is the word 'invoice' used anywhere in our docs?")
 
 
+def test_a_builds_output_is_an_artifact() -> None:
+    assert stem("artifact") in query_terms("download the build output that the last workflow run uploaded")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -75,6 +75,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "everyone": (("user", "member", "people"), 0.6),
     "everybody": (("user", "member", "people"), 0.6),
     "distribution list": (("group", "mail", "member"), 0.8),
+    # What a build leaves behind, in CI's word for it.
+    "build output": (("artifact",), 0.8),
+    "build outputs": (("artifact",), 0.8),
+    "binaries": (("artifact", "asset", "release"), 0.5),
     # A group by its kind is a group: "a security group" is not about security.
     "security group": (("group",), 1.0),
     "security groups": (("group",), 1.0),
