@@ -172,6 +172,16 @@ def test_a_phrase_no_property_holds_whole_is_read_by_its_rarer_part() -> None:
     assert set(properties.scores("what's Ravi's phone number?", frozenset({"GET"}))) == {1}
 
 
+def test_one_word_no_property_holds_is_read_by_what_the_lexicon_says_it_names() -> None:
+    docs: list[dict[str, Any]] = [
+        {"resource": ["repo"], "properties": ["name", "visibl"]},
+        {"resource": ["user"], "properties": ["name"]},
+    ]
+    docs += [{"resource": ["other"], "properties": ["other"]}] * 8
+    # "public" is no property's name; the lexicon says it is a visibility.
+    assert set(Properties(docs, 1.0, 0.5).scores("make the repo public", frozenset({"PATCH"}))) == {0}
+
+
 def test_making_something_into_what_it_is_not_is_a_change() -> None:
     assert "PATCH" in intent("make develop the default branch")
     assert "PATCH" in intent("make the repo private")

@@ -54,6 +54,7 @@ _MADE = tuple(terms("created"))  # the property's words: createdBy, created_by
 _NOT_OWNERS = VALUES | wordset("it that there here what who where how when let he she tonight quarter")
 # A lexicon word this sure of a one-word phrase names what it is ("Jim's email": a message).
 _SURE = 0.8
+_SURE_ENOUGH = 0.6
 
 
 def _words(phrase: str) -> list[str]:
@@ -121,9 +122,17 @@ class Properties:
         found: dict[int, float] = {}
         phrases = [(phrase, tuple(terms(phrase))) for phrase in property_phrases(request, wanted)]
         # "Maria's manager" is /users/{id}/manager, not a property
-        asked = [said for phrase, said in phrases if not self._names_resource(phrase, said)]
+        named = {(phrase, said) for phrase, said in phrases if self._names_resource(phrase, said)}
+        asked = [said for phrase, said in phrases if (phrase, said) not in named]
         if who_made(request):
             asked.append(_MADE)
+        for phrase, said in phrases:
+            if (phrase, said) in named or len(said) != 1 or self._held(said):
+                continue
+            # One word no property holds: what the lexicon says it names ("public": visibility, private).
+            for term, weight in query_terms(phrase).items():
+                if weight >= _SURE_ENOUGH and (term,) != said:
+                    self._match((term,), self._part, found)
         for said in asked:
             matched = self._match(said, 1.0, found)
             # "Ravi's phone number" (mobilePhone), "the homepage URL of X" (homepage): no property has
@@ -138,6 +147,12 @@ class Properties:
                 for number, value in rarer.items():
                     found[number] = max(found.get(number, 0.0), value)
         return found
+
+    def _held(self, said: tuple[str, ...]) -> bool:
+        """Whether a property's name is ``said`` or holds it."""
+        whole = "_".join(said)
+        inside = f"_{whole}_"
+        return any(token == whole or inside in f"_{token}_" for token in self._holders)
 
     def _match(self, said: tuple[str, ...], scale: float, found: dict[int, float]) -> bool:
         """Raise ``found`` for the operations holding a property named ``said``; whether any does."""
