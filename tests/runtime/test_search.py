@@ -218,6 +218,10 @@ def test_a_builds_output_is_an_artifact() -> None:
     assert stem("artifact") in query_terms("download the build output that the last workflow run uploaded")
 
 
+def test_who_is_working_on_something_asks_for_its_members() -> None:
+    assert {stem("member"), stem("assignee")} <= set(query_terms("who's working on the mobile app project?"))
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

@@ -235,6 +235,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "send traffic": (("referrer", "referral", "traffic"), 0.8),
     # A secret that got out: what secret scanning finds.
     "leaked": (("secret", "scanning", "alert", "exposed"), 0.8),
+    # Who is working on something: its members, the people assigned to it.
+    "working on": (("member", "assignee", "participant"), 0.7),
+    "works on": (("member", "assignee", "participant"), 0.7),
     # Who is invited to something, who declined or accepted it: its attendees (a meeting's, an event's).
     "invited to": (("attendee", "participant", "event", "meeting"), 0.7),
     "declined": (("attendee", "response", "event", "meeting"), 0.7),
