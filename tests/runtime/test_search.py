@@ -222,6 +222,10 @@ def test_who_is_working_on_something_asks_for_its_members() -> None:
     assert {stem("member"), stem("assignee")} <= set(query_terms("who's working on the mobile app project?"))
 
 
+def test_how_long_things_are_kept_is_a_retention() -> None:
+    assert stem("retention") in query_terms("keep contracts for 7 years before they can be deleted")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form
