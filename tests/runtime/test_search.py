@@ -226,6 +226,11 @@ def test_how_long_things_are_kept_is_a_retention() -> None:
     assert stem("retention") in query_terms("keep contracts for 7 years before they can be deleted")
 
 
+def test_who_is_connected_asks_for_clients_and_a_carriers_numbers_are_ported() -> None:
+    assert stem("client") in query_terms("who is connected to the guest network right now?")
+    assert stem("porting") in query_terms("move our existing numbers over from our old carrier")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

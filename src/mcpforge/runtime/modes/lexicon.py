@@ -235,6 +235,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "send traffic": (("referrer", "referral", "traffic"), 0.8),
     # A secret that got out: what secret scanning finds.
     "leaked": (("secret", "scanning", "alert", "exposed"), 0.8),
+    # Who is on a network: its clients; numbers moved from another carrier are ported.
+    "connected to": (("client", "session", "device"), 0.6),
+    "carrier": (("carrier", "port", "porting", "portability"), 0.5),
     # How long things are kept: a retention policy ("keep contracts for 7 years").
     "keep": (("retention", "retain", "hold"), 0.5),
     # Who is working on something: its members, the people assigned to it.
