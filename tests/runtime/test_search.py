@@ -231,6 +231,12 @@ def test_who_is_connected_asks_for_clients_and_a_carriers_numbers_are_ported() -
     assert stem("porting") in query_terms("move our existing numbers over from our old carrier")
 
 
+def test_someone_reached_on_teams_is_reached_in_a_chat() -> None:
+    asked = query_terms("message Priya on Teams")
+    assert stem("chat") in asked and stem("team") not in asked
+    assert stem("team") in query_terms("who's in the Design team in Teams?")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form
