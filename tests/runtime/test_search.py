@@ -237,6 +237,13 @@ def test_someone_reached_on_teams_is_reached_in_a_chat() -> None:
     assert stem("team") in query_terms("who's in the Design team in Teams?")
 
 
+def test_letting_someone_do_something_is_a_permission_to_give() -> None:
+    assert intent("let my assistant see my calendar") == {"PATCH", "PUT", "POST"}
+    assert stem("permission") in query_terms("let my assistant see my calendar")
+    assert intent("let me see the users") == {"GET"}  # the asker: "show me"
+    assert stem("permission") not in query_terms("let our app know whenever a file is uploaded")
+
+
 def test_an_issue_trackers_key_names_an_issue() -> None:
     assert 0 < query_terms("what's the status of PROJ-88?")[stem("issue")] < 1.0
     assert stem("issue") not in query_terms("add a product with SKU ts-blue-m")  # not a key's form

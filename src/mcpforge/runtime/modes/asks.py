@@ -14,7 +14,7 @@ import re
 
 from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
-from .sentences import described, intent, lexicon_stems, meant, methods_of, said_words, undone
+from .sentences import described, intent, lets_someone, lexicon_stems, meant, methods_of, said_words, undone
 from .words import STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["names_someone", "query_terms"]
@@ -141,6 +141,9 @@ def query_terms(text: str) -> dict[str, float]:
         # what to find. Whole, it found every operation titled "List ..." before one titled "Get user"
         # that lists the users (Microsoft Graph's GET /users: 19th for "list users").
         weights[stem("list")] = _LISTING
+    if lets_someone(said):  # "let my assistant see my calendar": a permission given
+        for term in _LETTING:
+            weights.setdefault(stem(term), _LETTING_WEIGHT)
     if _adds_someone(text):  # "add Bob to the Finance group": a member of it
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
@@ -314,6 +317,8 @@ _ADDS_SOMEONE = re.compile(
     r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
     r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
 )
+_LETTING = ("permission", "grant", "access")
+_LETTING_WEIGHT = 0.6
 _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
 

@@ -16,7 +16,7 @@ from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, 
 from .lexicon import EVERYDAY
 from .words import STOPWORDS, VALUES, stem, words, wordset
 
-__all__ = ["described", "intent", "lexicon_stems", "meant", "methods_of", "said_words", "undone"]
+__all__ = ["described", "intent", "lets_someone", "lexicon_stems", "meant", "methods_of", "said_words", "undone"]
 
 # Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
 # things, not what to do now.
@@ -24,6 +24,15 @@ _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
+
+
+def lets_someone(said: list[str]) -> bool:
+    """Whether the request lets someone (not the asker) do something: "let the bot work on the repo"."""
+    # "let our app know when ...": a notification, not a permission
+    return len(said) > 2 and said[0] == "let" and said[1] not in _ASKER and "know" not in said[2:5]
+
+
+_ASKER = wordset("me us")
 
 
 def described(said: list[str]) -> set[int]:
@@ -176,6 +185,8 @@ def intent(text: str) -> frozenset[str]:
     if said and said[0] in FIRST_VERBS:
         return FIRST_VERBS[said[0]]
     if said[:1] == ["make"] and "the" in said[2:4]:  # "make develop the default branch": setting, not making
+        return UPDATE
+    if lets_someone(said):  # "let my assistant see my calendar": a permission to give, not a look
         return UPDATE
     describing = described(said)
     for index, word in enumerate(said):
