@@ -36,16 +36,17 @@ _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\
 VALUE_WEIGHT = 0.15
 # What a state's adjective names: a "compliant" device's compliance, an "important" email's importance.
 _STATE_NOUN = 0.7
-# A value that says what it is: an IP address, a host's name (blog.example.com, not jane@example.com).
-# An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name counts less
-# than a word said: it may be what a thing is for ("a TLS certificate for example.com").
-_KIND_WEIGHTS = {"ip": 1.0, "domain": 0.5, "repository": 0.3, "issue": 0.6}
-# "acme/widgets", "octocat/Hello-World": a repository by its owner (not a path, a file or a date).
-_OWNER_REPO = re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*")
-# "PROJ-45", "APP-7": an issue tracker's key for an issue (Jira, Linear, YouTrack).
-_ISSUE_KEY = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
-_IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-_HOST_NAME = re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE)
+# A value whose form says what it is: (the word for it, its form, its weight), first match wins.
+# An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name (blog.example.com,
+# not jane@example.com) counts less than a word said: it may be what a thing is for ("a TLS certificate
+# for example.com"); an issue tracker's key ("PROJ-45") names an issue, and "acme/widgets" a repository
+# by its owner (not a path, a file or a date).
+_KINDS = (
+    ("ip", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}"), 1.0),
+    ("domain", re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE), 0.5),
+    ("issue", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
+    ("repository", re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),
+)
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
 _FILE_NAME = re.compile(
     r"\w\.(?:txt|md|rst|pdf|docx?|xlsx?|pptx?|odt|csv|tsv|json|ya?ml|xml|toml|ini|html?|css|png|jpe?g|gif|svg|"
@@ -86,9 +87,11 @@ def query_terms(text: str) -> dict[str, float]:
         else:
             if _HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
                 weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
-            kind = _kind_of(bare)
-            if kind:  # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
-                weights.setdefault(stem(kind), _KIND_WEIGHTS[kind])
+            # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
+            for kind, form, weight in _KINDS:
+                if form.fullmatch(bare):
+                    weights.setdefault(stem(kind), weight)
+                    break
             tokens.append(_value_free(token, bare))
     said = said_words(" ".join(tokens))
     if said and said[0] in SENT:  # "email the report to the team": a message to send
@@ -288,17 +291,6 @@ def _value_free(token: str, bare: str) -> str:
     if bare.lower() in EVERYDAY or not _VALUE_TOKEN.fullmatch(bare):
         return token
     return "file" if _FILE_NAME.search(bare) else ""
-
-
-def _kind_of(value: str) -> str | None:
-    """What a value is, where its form says so: an IP address, a host's name (a domain), an issue's key, owner/repo."""
-    if _IP_ADDRESS.fullmatch(value):
-        return "ip"
-    if _HOST_NAME.fullmatch(value):
-        return "domain"
-    if _ISSUE_KEY.fullmatch(value):
-        return "issue"
-    return "repository" if _OWNER_REPO.fullmatch(value) else None
 
 
 # Someone named ("add Sam to the board", "what groups is Tom a member of"): the request is about a
