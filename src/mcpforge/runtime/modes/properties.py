@@ -122,22 +122,15 @@ class Properties:
         found: dict[int, float] = {}
         phrases = [(phrase, tuple(terms(phrase))) for phrase in property_phrases(request, wanted)]
         # "Maria's manager" is /users/{id}/manager, not a property
-        named = {(phrase, said) for phrase, said in phrases if self._names_resource(phrase, said)}
-        asked = [said for phrase, said in phrases if (phrase, said) not in named]
+        asked = [(phrase, said) for phrase, said in phrases if not self._names_resource(phrase, said)]
         if who_made(request):
-            asked.append(_MADE)
-        for phrase, said in phrases:
-            if (phrase, said) in named or len(said) != 1 or self._held(said):
+            asked.append(("", _MADE))
+        for phrase, said in asked:
+            if self._match(said, 1.0, found):
                 continue
-            # One word no property holds: what the lexicon says it names ("public": visibility, private).
-            for term, weight in query_terms(phrase).items():
-                if weight >= _SURE_ENOUGH and (term,) != said:
-                    self._match((term,), self._part, found)
-        for said in asked:
-            matched = self._match(said, 1.0, found)
-            # "Ravi's phone number" (mobilePhone), "the homepage URL of X" (homepage): no property has
-            # every word, so the phrase less its last word, or less its first, at a part's value.
-            if not matched and len(said) > 1:
+            if len(said) > 1:
+                # "Ravi's phone number" (mobilePhone), "the homepage URL of X" (homepage): no property has
+                # every word, so the phrase less its last word, or less its first, at a part's value.
                 less_last: dict[int, float] = {}
                 less_first: dict[int, float] = {}
                 self._match(said[:-1], self._part, less_last)
@@ -146,13 +139,12 @@ class Properties:
                 rarer = max(less_last, less_first, key=lambda raised: max(raised.values(), default=0.0))
                 for number, value in rarer.items():
                     found[number] = max(found.get(number, 0.0), value)
+                continue
+            # One word no property holds: what the lexicon says it names ("public": visibility, private).
+            for term, weight in query_terms(phrase).items():
+                if weight >= _SURE_ENOUGH and (term,) != said:
+                    self._match((term,), self._part, found)
         return found
-
-    def _held(self, said: tuple[str, ...]) -> bool:
-        """Whether a property's name is ``said`` or holds it."""
-        whole = "_".join(said)
-        inside = f"_{whole}_"
-        return any(token == whole or inside in f"_{token}_" for token in self._holders)
 
     def _match(self, said: tuple[str, ...], scale: float, found: dict[int, float]) -> bool:
         """Raise ``found`` for the operations holding a property named ``said``; whether any does."""
