@@ -74,8 +74,8 @@ def query_terms(text: str) -> dict[str, float]:
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
     # "Mrs. Patel", "Dr. Lee": a person's title, not merge requests.
-    titled = (_TITLES.get(token, token) for token in _unnamed(meant(text).split()))
-    for token in filter(None, titled):
+    titled = [_TITLES.get(token, token) for token in _unnamed(meant(text).split())]
+    for token in filter(None, _names_of_things(titled, parts)):
         bare = _unpunctuated(token)
         if _COMPOUND.fullmatch(bare):
             # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
@@ -223,6 +223,52 @@ def _name_length(tokens: list[str]) -> int:
         else:
             break
     return size
+
+
+# A thing's own name before the word for it ("the Inventory list on the Operations site", "the Finance
+# group", "the billing app"): which one, not what kind; it counts as a name. Only after a word that
+# points at one thing: "a Kubernetes cluster" and "a Windows laptop" name kinds. A lower-case name only
+# before the words for things people name (a "security group" and "mobile apps" are kinds the lexicon
+# knows, or would be read so by their first word).
+_NAMED = 0.25
+_BEFORE_A_NAME = wordset("the our my your this that his her their")
+_NAMED_THINGS = wordset("app site team group channel")
+
+
+def _names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
+    """``tokens`` without the names of things (their stems go into ``parts`` at a name's weight)."""
+    kept: list[str] = []
+    naming = False  # the token before was a capitalised name: "the All Company group"
+    for index, token in enumerate(tokens):
+        bare = _unpunctuated(token)
+        after = _unpunctuated(tokens[index + 1]) if index + 1 < len(tokens) else ""
+        pointed = index > 0 and (naming or _bare(tokens[index - 1]) in _BEFORE_A_NAME)
+        naming = pointed and _capitalised_name(token, bare, after)
+        if naming or (pointed and _lower_case_name(bare, after)):
+            parts.setdefault(stem(bare.lower()), _NAMED)
+        else:
+            kept.append(token)
+    return kept
+
+
+def _capitalised_name(token: str, bare: str, after: str) -> bool:
+    """Whether ``bare`` is a capitalised name of the thing ``after`` names ("Finance" in "Finance group")."""
+    if _NAME.fullmatch(bare) is None or bare.lower() in EVERYDAY or token.endswith(tuple(_PUNCTUATION)):
+        return False
+    return (after.isalpha() and after.islower() and after not in STOPWORDS) or _NAME.fullmatch(after) is not None
+
+
+def _lower_case_name(bare: str, after: str) -> bool:
+    """Whether ``bare`` names the one thing ``after`` says ("billing" in "the billing app")."""
+    return (
+        after in _NAMED_THINGS
+        and bare.isalpha()
+        and bare.islower()
+        and bare not in STOPWORDS
+        and bare not in VALUES
+        and bare not in EVERYDAY
+        and f"{bare} {after}" not in EVERYDAY
+    )
 
 
 # "list" said first: what to do, as the lexicon's words for an action count.

@@ -57,6 +57,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "given access": (("grant", "permission", "consent", "access"), 0.6),
     # What someone let an app do on their behalf: the permission they granted it.
     "consent": (("consent", "grant", "permission"), 0.6),
+    # An OAuth scope is a permission an app or token is granted ("what scopes does the token have").
+    "scope": (("permission", "grant"), 0.6),
+    "scopes": (("permission", "grant"), 0.6),
     "consented to": (("consent", "grant", "permission"), 0.7),
     "let me know": (("notification", "notify", "subscription", "webhook"), 0.6),
     # An invite said as a thing is an invitation ("accept the meeting invite"), not someone to invite.
@@ -368,8 +371,15 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "days off": _TIME_AWAY,
     "kick out": (("remove", "delete", "member", "membership", "kick"), 0.7),
     "react": (("reaction",), 0.9),
-    "app": (("application", "client"), 0.6),
-    "apps": (("application", "client"), 0.6),
+    "app": (("application", "client"), 0.8),
+    "apps": (("application", "client"), 0.8),
+    # An app's registration is the app's own record (Microsoft Entra's app registrations), not a
+    # device's apps registered for management.
+    "app registration": (("application", "registration"), 0.9),
+    "app registrations": (("application", "registration"), 0.9),
+    # An enterprise app is an app's presence in one tenant (Microsoft Entra's service principals).
+    "enterprise app": (("service", "principal", "application"), 0.8),
+    "enterprise apps": (("service", "principal", "application"), 0.8),
     "profile": (("user", "me", "account"), 0.5),
     "automatically": (("rule", "automatic", "automation", "trigger"), 0.5),
     "compromised": (("risk", "risky", "security", "breach"), 0.6),

@@ -54,10 +54,11 @@ _NOUNS = {"setting": "setting", "settings": "setting"}
 # field ("custom"), an authorization not a commit's author, an operator not an operation, an important
 # email not an import, a meeting's organizer not an organization, a load balancer not a balance, a
 # person's manager not device management, a receivable not a receiver, a controller not access
-# control, a locale not a local file; and the words descriptions say in passing ("if applicable", "a
-# specific user", "depending on", "contains") are not an application, a specification, dependencies or
-# a container. Found by listing the stems that the words of real documents share ("documentation" is
-# left with "document": apart, it cost requests about documents).
+# control, a locale not a local file, an administrator not an administrative unit; and the words
+# descriptions say in passing ("if applicable", "a specific user", "depending on", "contains") are not
+# an application, a specification, dependencies or a container. Found by listing the stems that the
+# words of real documents share ("documentation" is left with "document": apart, it cost requests
+# about documents).
 _APART = {
     **dict.fromkeys(("customer", "customers"), "customer"),
     **dict.fromkeys(("authorization", "authorizations", "authorize", "authorized", "authorizes"), "authoriz"),
@@ -78,6 +79,7 @@ _APART = {
     **dict.fromkeys(("container", "containers"), "container"),
     **dict.fromkeys(("dependency", "dependencies"), "dependenc"),
     **dict.fromkeys(("specification", "specifications"), "specification"),
+    **dict.fromkeys(("administrative",), "administrative"),
 }
 # British spellings as American ones, by the start of the word ("favourites", "organisation"), on both
 # sides: a British request finds an American document and the other way round. A list, not a rule:

@@ -1,0 +1,70 @@
+"""Search mode: a thing's own name is which one, not what to find; an app's words are the directory's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import search_entry as entry
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
+from mcpforge.runtime.modes.words import stem
+
+
+def first(entries: list[ToolEntry], request: str, **kw: Any) -> list[str]:
+    index = SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
+    return index.names(index.search(request, **kw))
+
+
+def test_the_name_of_a_thing_counts_as_a_name() -> None:
+    weights = query_terms("list the items in the Inventory list on the Operations site")
+    assert weights[stem("operations")] < 0.5 and weights[stem("inventory")] < 0.5
+    assert weights[stem("site")] == 1.0 and weights[stem("items")] == 1.0
+    # A name of several words, and a lower-case name of an app, a site, a team, a group or a channel.
+    assert query_terms("list the upcoming events in the All Company group calendar")[stem("all")] < 0.5
+    assert query_terms("when does the client secret of the billing app expire?")[stem("billing")] < 0.5
+    assert query_terms("who is in the design team?")[stem("design")] < 0.5
+    # Not a kind ("a Kubernetes cluster"), not a kind the lexicon knows ("the security group"), not a
+    # time, not what the request starts with, and not a word said elsewhere in full.
+    assert query_terms("create a Kubernetes cluster")[stem("kubernetes")] == 1.0
+    assert stem("security") not in query_terms("list everyone in the security group")
+    assert query_terms("what did the old team decide?")[stem("old")] < 0.25
+    assert query_terms("Operations site list")[stem("operations")] == 1.0
+    assert query_terms("show operations on the Operations site")[stem("operations")] == 1.0
+    assert query_terms("list the operations of the site")[stem("operations")] == 1.0
+
+
+def test_a_named_site_is_not_what_its_name_says() -> None:
+    entries = [
+        entry("site_operations", "GET", "/sites/{site-id}/operations", "List operations"),
+        entry("site_list_items", "GET", "/sites/{site-id}/lists/{list-id}/items", "Enumerate items in a list"),
+        entry("site_lists", "GET", "/sites/{site-id}/lists", "Get lists in a site"),
+    ]
+    # Without it, the site's operations come first: "Operations" is the site's name.
+    assert first(entries, "list the items in the Inventory list on the Operations site")[0] == "site_list_items"
+
+
+def test_apps_registrations_enterprise_apps_and_scopes_in_a_directorys_words() -> None:
+    # An app is an application; an app registration is the app's own record, not a device's apps
+    # registered for management; an enterprise app is a service principal; a scope is a permission.
+    assert query_terms("list our apps")[stem("application")] >= 0.8
+    registration = query_terms("delete the app registration for the old bot")
+    assert registration[stem("application")] > registration.get(stem("app"), 0.0)
+    assert {stem("service"), stem("principal")} <= set(query_terms("list all the enterprise apps in the tenant"))
+    assert stem("permission") in query_terms("what scopes has the mobile app been granted?")
+    entries = [
+        entry("managed_app_registrations", "GET", "/deviceAppManagement/managedAppRegistrations", "List registrations"),
+        entry("applications", "GET", "/applications", "List applications"),
+        entry("service_principals", "GET", "/servicePrincipals", "List servicePrincipals"),
+    ]
+    assert first(entries, "list the app registrations", limit=1) == ["applications"]
+    assert first(entries, "list all the enterprise apps in the tenant", limit=1) == ["service_principals"]
+
+
+def test_an_administrator_is_not_an_administrative_unit() -> None:
+    assert stem("administrator") != stem("administrative") and stem("administrators") == stem("administrator")
+    entries = [
+        entry("unit_role_members", "GET", "/administrativeUnits/{id}/scopedRoleMembers", "List scoped role members"),
+        entry("role_members", "GET", "/directoryRoles/{id}/members", "List members of a directory role"),
+    ]
+    assert first(entries, "who has the Exchange administrator role?", limit=1) == ["role_members"]
