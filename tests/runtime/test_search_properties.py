@@ -250,3 +250,52 @@ def test_search_json_holds_each_operations_property_names(tmp_path: Path) -> Non
     assert set(properties["listUsers"]) == {"id", "offic_locat", "job_titl"}  # a list's items, not its wrapper
     assert set(properties["updateUser"]) == {"job_titl", "depart"}  # what a write takes
     assert properties["deleteUser"] == []
+
+
+ARM_SPEC = """
+openapi: 3.0.3
+info: {title: Compute, version: "1"}
+paths:
+  /virtualMachines/{vmName}:
+    parameters: [{name: vmName, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getMachine
+      summary: Retrieves information about a virtual machine.
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Machine"}}}}
+  /virtualMachines/{vmName}/restart:
+    parameters: [{name: vmName, in: path, required: true, schema: {type: string}}]
+    post:
+      operationId: restartMachine
+      summary: Restarts a virtual machine.
+      responses:
+        "202": {description: accepted}
+components:
+  schemas:
+    Resource:
+      type: object
+      properties: {id: {type: string}, name: {type: string}, location: {type: string}}
+    Machine:
+      allOf:
+        - $ref: "#/components/schemas/Resource"
+        - type: object
+          properties:
+            properties:
+              type: object
+              properties: {licenseType: {type: string}, provisioningState: {type: string}}
+"""
+
+
+def test_an_azure_resources_fields_are_read_inside_its_properties(tmp_path: Path) -> None:
+    toolset, _ = build(write_spec(tmp_path, ARM_SPEC))
+    documents = search_documents(toolset)
+    assert {"licens_type", "provis_state", "locat"} <= set(documents[0]["properties"])
+    entries = [
+        entry("getMachine", "GET", "/virtualMachines/{vmName}", "Retrieves information about a virtual machine."),
+        entry("restartMachine", "POST", "/virtualMachines/{vmName}/restart", "Restarts a virtual machine."),
+    ]
+    docs = [analyse(entry_texts(e)) for e in entries]
+    for doc, found in zip(docs, documents, strict=True):
+        doc["properties"] = found["properties"]
+    index = SearchIndex(entries, analysed=docs)
+    assert index.names(index.search("which license type is the db VM using?"))[0] == "getMachine"

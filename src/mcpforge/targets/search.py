@@ -53,11 +53,20 @@ def _names_of(schema: Any, defs: Mapping[str, Any], memo: _PropertyMemo) -> list
         items = [value.get("items") for value in items if isinstance(value, Mapping) and value.get("type") == "array"]
         if len(items) == 1:  # a list's wrapper: what its items hold
             names = list(declared_properties(items[0], defs)) or names
+    # An Azure resource's own fields are inside its "properties" ("what's the provisioning state of
+    # the scale set"); other nested objects are not read (Graph's and GitHub's are not what is asked).
+    names += _wrapped(properties, defs)
     # Each name is one token, its terms joined ("jobTitle": job_titl): a property is matched whole.
     joined = ("_".join(terms(name)) for name in names if not name.startswith("@"))
     tokens = [token for token in joined if token]
     memo[key] = (schema, tokens)
     return tokens
+
+
+def _wrapped(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
+    """The names a record keeps in Azure Resource Manager's envelope (``{"id", "name", "properties": {...}}``)."""
+    inner = deref(properties.get("properties"), defs)
+    return list(declared_properties(inner, defs)) if isinstance(inner, Mapping) else []
 
 
 def _property_names(operation: Operation, defs: SchemaDefs, memo: _PropertyMemo) -> list[str]:
