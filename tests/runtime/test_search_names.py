@@ -7,6 +7,7 @@ from typing import Any
 from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
 from mcpforge.runtime.modes.words import stem
 
@@ -68,3 +69,30 @@ def test_an_administrator_is_not_an_administrative_unit() -> None:
         entry("role_members", "GET", "/directoryRoles/{id}/members", "List members of a directory role"),
     ]
     assert first(entries, "who has the Exchange administrator role?", limit=1) == ["role_members"]
+
+
+def test_words_a_path_runs_together_are_split_by_the_apis_own_words() -> None:
+    known = vocabulary(
+        [
+            {"name": "readCoreV1NamespacedPersistentVolumeClaim", "title": ""},
+            {"name": "WebApps_ListApplicationSettings", "title": "List app settings"},
+            {"name": "repos/create-webhook", "title": "Create a webhook"},
+        ]
+    )
+    split = split_run_together({"resource": "persistentvolumeclaims", "path": "config appsettings", "name": "x"}, known)
+    assert split["resource"] == "persistentvolumeclaims persistent volume claims"
+    assert split["path"] == "config appsettings app settings"
+    # A word the API names an operation by is a word, and a run no known words make stays whole.
+    assert split_run_together({"resource": "webhooks", "path": "xyzzyplugh"}, known) == {
+        "resource": "webhooks",
+        "path": "xyzzyplugh",
+    }
+    # Kubernetes: the path alone says which object each operation reads.
+    kinds = {"op_claim": "persistentvolumeclaims", "op_volume": "persistentvolumes", "op_map": "configmaps"}
+    entries = [entry(n, "GET", f"/namespaces/{{ns}}/{kind}/{{name}}", "Read the object") for n, kind in kinds.items()]
+    texts = [entry_texts(e) for e in entries]
+    names = ("readPersistentVolumeClaim", "readPersistentVolume", "readConfigMap")
+    words = vocabulary([*texts, *({"name": name} for name in names)])
+    index = SearchIndex(entries, analysed=[analyse(split_run_together(t, words)) for t in texts])
+    assert index.names(index.search("show the database volume claim", limit=1)) == ["op_claim"]
+    assert index.names(index.search("what's in the app-config config map?", limit=1)) == ["op_map"]

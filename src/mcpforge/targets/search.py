@@ -17,6 +17,7 @@ from typing import Any
 
 from mcpforge.openapi.model import Operation, SchemaDefs
 from mcpforge.runtime.contract import SEARCH_FORMAT_VERSION, SearchFile
+from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.index import FIELDS, ArgumentMemo, analyse, operation_texts
 from mcpforge.runtime.modes.words import terms
 from mcpforge.runtime.results.defs import deref
@@ -118,9 +119,12 @@ def search_documents(toolset: ToolSet) -> list[dict[str, list[str]]]:
     memo: ArgumentMemo = {}
     names: _PropertyMemo = {}
     defs = toolset.api.defs
+    known = vocabulary(
+        {"name": tool.name, "title": tool.title or "", "description": tool.description} for tool in toolset.tools
+    )
     documents = []
     for tool in toolset.tools:
-        document = analyse(_tool_texts(tool, topics, memo), seen)
+        document = analyse(split_run_together(_tool_texts(tool, topics, memo), known), seen)
         document["properties"] = _property_names(tool.operation, defs, names)
         documents.append(document)
     return documents
