@@ -96,3 +96,9 @@ def test_words_a_path_runs_together_are_split_by_the_apis_own_words() -> None:
     index = SearchIndex(entries, analysed=[analyse(split_run_together(t, words)) for t in texts])
     assert index.names(index.search("show the database volume claim", limit=1)) == ["op_claim"]
     assert index.names(index.search("what's in the app-config config map?", limit=1)) == ["op_map"]
+
+
+def test_vms_are_virtual_machines_and_resizing_changes_a_size() -> None:
+    assert {stem("virtual"), stem("machine")} <= set(query_terms("list all the VMs in the prod resource group"))
+    resize = query_terms("resize the db VM to Standard_D4s_v3")
+    assert resize[stem("size")] < 1.0 and resize[stem("update")] < 1.0

@@ -353,6 +353,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "vat": (("tax",), 0.9),
     "out of office": (("automatic", "reply", "vacation", "mailbox", "setting"), 0.7),
     "link": (("url", "link", "invitation"), 0.5),
+    # Resizing changes a thing's size: an update where the API has no resize of its own.
+    "resize": (("size", "update"), 0.6),
     "vm": (("virtual", "machine", "instance", "server"), 0.8),
     "vms": (("virtual", "machine", "instance", "server"), 0.8),
     "own": (("owner",), 0.8),
