@@ -102,3 +102,7 @@ def test_vms_are_virtual_machines_and_resizing_changes_a_size() -> None:
     assert {stem("virtual"), stem("machine")} <= set(query_terms("list all the VMs in the prod resource group"))
     resize = query_terms("resize the db VM to Standard_D4s_v3")
     assert resize[stem("size")] < 1.0 and resize[stem("update")] < 1.0
+
+
+def test_who_can_do_something_asks_for_roles_too() -> None:
+    assert stem("role") in query_terms("who can do what in the prod namespace?")

@@ -276,7 +276,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "unshare": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),
     "who can see": (("collaboration", "collaborator", "permission", "access", "member", "share", "user"), 0.6),
     "who has access": (("collaboration", "collaborator", "permission", "member", "share"), 0.6),
-    "who can": (("collaboration", "collaborator", "permission", "access", "restriction"), 0.6),
+    "who can": (("collaboration", "collaborator", "permission", "access", "restriction", "role"), 0.6),
     "who is allowed": (("collaboration", "collaborator", "permission", "access", "restriction"), 0.6),
     "stop sharing": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),
     "lock": (("lock",), 1.0),
