@@ -106,3 +106,12 @@ def test_vms_are_virtual_machines_and_resizing_changes_a_size() -> None:
 
 def test_who_can_do_something_asks_for_roles_too() -> None:
     assert stem("role") in query_terms("who can do what in the prod namespace?")
+
+
+def test_who_after_the_one_thing_meant_says_which_not_what_to_do() -> None:
+    weights = query_terms("delete the account of the contractor who left")
+    assert weights[stem("left")] == 0.5 and stem("list") not in weights  # not "who" asking for a list
+    # Whoever did something is what is asked for: everyone, users, or "who" asked outright.
+    assert query_terms("list everyone who signed in today")[stem("sign")] > 0.5
+    assert query_terms("find the users who left last month")[stem("left")] == 1.0
+    assert stem("list") in query_terms("show who has access to the site")

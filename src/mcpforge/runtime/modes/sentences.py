@@ -36,14 +36,38 @@ _ASKER = wordset("me us")
 
 
 def described(said: list[str]) -> set[int]:
-    """Where in ``said`` a verb describes a thing by what someone did to it."""
-    return {
+    """Where in ``said`` a verb describes a thing by what someone did to it, or by what it did."""
+    done_to = {
         index
         for index in range(1, len(said))
         if said[index - 1] in _DOERS
         and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
+    return done_to | _relative(said)
+
+
+def _relative(said: list[str]) -> set[int]:
+    """Where "who" says which one thing is meant ("the contractor who left"): that word and the next said.
+
+    Only after one thing the request points at: "everyone who signed in today" and "users who have no
+    phone" ask for whoever did, and "show who has access" asks who.
+    """
+    found: set[int] = set()
+    for index in range(2, len(said) - 1):
+        before = said[index - 1]
+        if said[index] != "who" or before in STOPWORDS or before in _TELLING or before.endswith("s"):
+            continue
+        if methods_of(before) or not _POINTING.intersection(said[max(index - 4, 0) : index - 1]):
+            continue
+        after = next((i for i in range(index + 1, len(said)) if said[i] not in STOPWORDS), None)
+        found.update((index,) if after is None else (index, after))
+    return found
+
+
+_POINTING = wordset("the this that my our your his her their")
+# Verbs that ask who: "show who has access", "find out who owns the repo".
+_TELLING = wordset("show tell know see find check ask list out everyone anyone someone everybody anybody people")
 
 
 # "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
