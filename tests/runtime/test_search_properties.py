@@ -270,6 +270,18 @@ paths:
       summary: Restarts a virtual machine.
       responses:
         "202": {description: accepted}
+  /tasks/{task_gid}:
+    parameters: [{name: task_gid, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getTask
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: {data: {type: object, properties: {followers: {type: array, items: {type: string}}}}}
 components:
   schemas:
     Resource:
@@ -286,16 +298,24 @@ components:
 """
 
 
-def test_an_azure_resources_fields_are_read_inside_its_properties(tmp_path: Path) -> None:
+def test_a_records_fields_are_read_inside_its_envelope(tmp_path: Path) -> None:
     toolset, _ = build(write_spec(tmp_path, ARM_SPEC))
     documents = search_documents(toolset)
-    assert {"licens_type", "provis_state", "locat"} <= set(documents[0]["properties"])
+    assert {"licens_type", "provis_state", "locat"} <= set(documents[0]["properties"])  # Azure's "properties"
+    assert "follow" in documents[2]["properties"]  # {"data": {...}}: JSON:API's, Asana's
     entries = [
         entry("getMachine", "GET", "/virtualMachines/{vmName}", "Retrieves information about a virtual machine."),
         entry("restartMachine", "POST", "/virtualMachines/{vmName}/restart", "Restarts a virtual machine."),
+        entry("getTask", "GET", "/tasks/{task_gid}", "Get a task"),
     ]
     docs = [analyse(entry_texts(e)) for e in entries]
     for doc, found in zip(docs, documents, strict=True):
         doc["properties"] = found["properties"]
     index = SearchIndex(entries, analysed=docs)
     assert index.names(index.search("which license type is the db VM using?"))[0] == "getMachine"
+
+
+def test_who_is_doing_something_to_a_thing_asks_for_a_property() -> None:
+    assert phrases("who's following the budget task?") == ["following"]
+    assert phrases("who is watching acme/widgets") == ["watching"]
+    assert phrases("who is online right now") == [] and phrases("who's going to add the label?") == []

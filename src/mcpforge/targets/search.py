@@ -34,6 +34,8 @@ _TOPIC_CHARS = 600
 # A list's wrapper has few properties beside its items (Graph: @odata.count, @odata.nextLink, value).
 _WRAPPER_MAX = 4
 _WRITES = frozenset({"post", "put", "patch"})
+# Where a record's own fields are: {"id", "name", "properties": {...}} (Azure Resource Manager), {"data": {...}}.
+_ENVELOPES = ("properties", "data")
 # What one schema's names are, by the identity of the definitions and the schema (read once, as tools share them).
 _PropertyMemo = dict[tuple[int, int], tuple[Any, list[str]]]
 
@@ -54,8 +56,8 @@ def _names_of(schema: Any, defs: Mapping[str, Any], memo: _PropertyMemo) -> list
         items = [value.get("items") for value in items if isinstance(value, Mapping) and value.get("type") == "array"]
         if len(items) == 1:  # a list's wrapper: what its items hold
             names = list(declared_properties(items[0], defs)) or names
-    # An Azure resource's own fields are inside its "properties" ("what's the provisioning state of
-    # the scale set"); other nested objects are not read (Graph's and GitHub's are not what is asked).
+    # A record's own fields inside an envelope ("what's the provisioning state of the scale set": Azure's
+    # "properties"); other nested objects are not read (Graph's and GitHub's are not what is asked).
     names += _wrapped(properties, defs)
     # Each name is one token, its terms joined ("jobTitle": job_titl): a property is matched whole.
     joined = ("_".join(terms(name)) for name in names if not name.startswith("@"))
@@ -65,9 +67,12 @@ def _names_of(schema: Any, defs: Mapping[str, Any], memo: _PropertyMemo) -> list
 
 
 def _wrapped(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
-    """The names a record keeps in Azure Resource Manager's envelope (``{"id", "name", "properties": {...}}``)."""
-    inner = deref(properties.get("properties"), defs)
-    return list(declared_properties(inner, defs)) if isinstance(inner, Mapping) else []
+    """The names a record keeps in an envelope: Azure's ``properties``, JSON:API's and Asana's ``data``."""
+    for envelope in _ENVELOPES:
+        inner = deref(properties.get(envelope), defs)
+        if isinstance(inner, Mapping) and inner.get("type") != "array":
+            return list(declared_properties(inner, defs))
+    return []
 
 
 def _property_names(operation: Operation, defs: SchemaDefs, memo: _PropertyMemo) -> list[str]:

@@ -4,7 +4,8 @@ Such a request names a thing (Ravi, a repository) and one of its properties (an 
 a default branch). The property's name is in what the operation returns or takes, not in what the
 document says of the operation, so the index's other fields cannot find it. :func:`property_phrases`
 reads the property's words from the request's shape (a possessive, "the Y of", "what Y is", what a
-change sets: "make develop the default branch", "turn off the issue tracker"), and
+change sets: "make develop the default branch", "turn off the issue tracker", who does something to
+it: "who's following the task"), and
 :func:`who_made` a question for a thing's maker ("who created the Partners site": createdBy);
 :class:`Properties` matches them only against each operation's property names, whole,
 so the words of every other request never meet the properties of an API's large records (measured:
@@ -50,6 +51,9 @@ _IN_THE = re.compile(rf"\b(?:in|from|at)\s+the\s+{_WORD}\s+({_WORD})\s*[.!?]?\s*
 # their own (both measured).
 _WHO_MADE = re.compile(r"^\s*who\s+(?:first\s+)?(?:created|made|uploaded|added)\b", re.IGNORECASE)
 _MADE = tuple(terms("created"))  # the property's words: createdBy, created_by
+# "who's following the budget task", "who is watching acme/widgets": a record lists those who do it
+# (followers, watchers): the verb is the property's word ("who's going to" is not a doing).
+_WHO_DOING = re.compile(r"^\s*who(?:['\u2019]s|\s+is|\s+are)\s+(?!going\b)([a-z]+ing)\b", re.IGNORECASE)
 # Not an owner: a contraction ("it's", "what's") or a time ("today's visit", "Friday's meeting").
 _NOT_OWNERS = VALUES | wordset("it that there here what who where how when let he she tonight quarter")
 # A lexicon word this sure of a one-word phrase names what it is ("Jim's email": a message).
@@ -82,6 +86,8 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
             phrases.append(_words(after))
     phrases += [_words(found) for found in _OF.findall(request)]
     phrases += [_words(found) for found in _WHAT_OF.findall(request)]
+    if wanted == READ:
+        phrases += [[found] for found in _WHO_DOING.findall(request)]
     if wanted == READ:
         phrases += [_words(found) for found in _IN_THE.findall(request)]
     if "PATCH" in wanted:
