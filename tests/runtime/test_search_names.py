@@ -115,3 +115,8 @@ def test_who_after_the_one_thing_meant_says_which_not_what_to_do() -> None:
     assert query_terms("list everyone who signed in today")[stem("sign")] > 0.5
     assert query_terms("find the users who left last month")[stem("left")] == 1.0
     assert stem("list") in query_terms("show who has access to the site")
+
+
+def test_work_broken_into_smaller_steps_is_subtasks() -> None:
+    assert stem("subtask") in query_terms("break the website task into smaller steps")
+    assert stem("subtask") in query_terms("break the launch task down")

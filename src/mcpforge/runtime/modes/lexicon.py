@@ -355,6 +355,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "link": (("url", "link", "invitation"), 0.5),
     # Resizing changes a thing's size: an update where the API has no resize of its own.
     "resize": (("size", "update"), 0.6),
+    # Work cut into parts is subtasks: "break the website task into smaller steps", "break it down".
+    "smaller steps": (("subtask", "child", "step"), 0.7),
+    "smaller tasks": (("subtask", "child"), 0.7),
+    "break down": (("subtask", "child", "split"), 0.6),
     "vm": (("virtual", "machine", "instance", "server"), 0.8),
     "vms": (("virtual", "machine", "instance", "server"), 0.8),
     "own": (("owner",), 0.8),
