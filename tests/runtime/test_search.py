@@ -721,9 +721,10 @@ def test_an_action_named_in_the_path_is_what_the_operation_does() -> None:
     assert rpc_method("POST", ["chat.postMessage"]) == ("POST", False)
     assert rpc_method("POST", ["repos", "{id}", "runs", "{run}", "cancel"]) == ("POST", False)  # a word, not a name
     assert rpc_method("GET", ["users", "{id}"]) == ("GET", False) and rpc_method("GET", ["users"]) == ("GET", True)
-    # A read sent with a body: Azure's POST .../appsettings/list, Square's POST /v2/customers/search.
+    # A read or a deletion sent with a body: Azure's POST .../appsettings/list, Square's POST /v2/customers/search.
     assert rpc_method("POST", ["sites", "{name}", "config", "appsettings", "list"]) == ("GET", True)
     assert rpc_method("POST", ["v2", "customers", "search"]) == ("GET", True)
+    assert rpc_method("POST", ["images", "prune"]) == ("DELETE", False)  # Docker's: unused images deleted
     assert rpc_method("POST", ["users", "{id}", "history"]) == ("POST", False)  # a thing's history, made
     # A named action is not an OData type cast: /api/users.info gets one user, it does not list "api".
     texts = operation_texts(

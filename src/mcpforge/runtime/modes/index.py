@@ -339,8 +339,11 @@ _RPC_VERBS = {
     **dict.fromkeys(("update", "modify", "edit", "change", "rename", "enable", "disable"), "PATCH"),
     **dict.fromkeys(("delete", "remove", "detach", "destroy", "drop", "revoke", "deregister"), "DELETE"),
 }
-# A read sent with a body: a POST whose path ends in the word for listing or searching.
-_READS_WITH_A_BODY = frozenset({"list", "search", "query", "find", "lookup"})
+# A read or a deletion sent with a body: a POST whose path ends in the word for it.
+_BARE_VERBS = {
+    **dict.fromkeys(("list", "search", "query", "find", "lookup"), "LIST"),
+    **dict.fromkeys(("delete", "prune", "purge"), "DELETE"),
+}
 _BODY_METHODS = frozenset({"POST", "PUT"})
 _NAMED_ACTION = re.compile(r"(?:^|[.=])([a-z]+|[A-Z][a-z]+)[A-Z][A-Za-z0-9]*$|\.([a-z]+)$")
 
@@ -351,8 +354,9 @@ def rpc_method(method: str, segments: Sequence[str]) -> tuple[str, bool]:
     A GET of a collection lists; a GET of an item gets one.
     """
     verb = _named_verb(segments[-1]) if segments else None
-    if verb is None and method in _BODY_METHODS and segments and segments[-1].lower() in _READS_WITH_A_BODY:
-        verb = "LIST"  # Azure's POST .../config/appsettings/list, Square's POST /v2/customers/search
+    if verb is None and method in _BODY_METHODS and segments:
+        # Azure's POST .../config/appsettings/list, Square's POST /v2/customers/search, Docker's POST /images/prune
+        verb = _BARE_VERBS.get(segments[-1].lower())
     if verb is not None:
         return ("GET", True) if verb == "LIST" else (verb, False)
     return method, method == "GET" and bool(segments) and not _PARAMETER.match(segments[-1])
