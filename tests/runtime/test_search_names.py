@@ -9,6 +9,7 @@ from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
+from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
 
 
@@ -120,3 +121,9 @@ def test_who_after_the_one_thing_meant_says_which_not_what_to_do() -> None:
 def test_work_broken_into_smaller_steps_is_subtasks() -> None:
     assert stem("subtask") in query_terms("break the website task into smaller steps")
     assert stem("subtask") in query_terms("break the launch task down")
+
+
+def test_copying_something_out_of_a_thing_downloads_it() -> None:
+    assert intent("copy the config file out of the container") == {"GET"}
+    assert stem("download") in query_terms("copy the config file out of the container")
+    assert intent("copy the template into the Legal folder") != {"GET"}

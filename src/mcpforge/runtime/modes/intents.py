@@ -37,6 +37,7 @@ INTENT_PHRASES = {
     "file a": CREATE,
     "file an": CREATE,
     "look up": READ,
+    "copy out": READ,
     "call off": WRITE,
     "take back": DELETE,
     "tear down": DELETE,
