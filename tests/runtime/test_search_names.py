@@ -127,3 +127,8 @@ def test_copying_something_out_of_a_thing_downloads_it() -> None:
     assert intent("copy the config file out of the container") == {"GET"}
     assert stem("download") in query_terms("copy the config file out of the container")
     assert intent("copy the template into the Legal folder") != {"GET"}
+
+
+def test_hanging_up_ends_a_call() -> None:
+    assert intent("hang up the call that's still going") and "GET" not in intent("hang up the call")
+    assert stem("end") in query_terms("hang up the call that's still going")

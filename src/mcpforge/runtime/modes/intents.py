@@ -38,6 +38,7 @@ INTENT_PHRASES = {
     "file an": CREATE,
     "look up": READ,
     "copy out": READ,
+    "hang up": WRITE,
     "call off": WRITE,
     "take back": DELETE,
     "tear down": DELETE,

@@ -356,6 +356,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # Resizing changes a thing's size: an update where the API has no resize of its own.
     "resize": (("size", "update"), 0.6),
     # Work cut into parts is subtasks: "break the website task into smaller steps", "break it down".
+    # Hanging up ends a call: its status set to completed, or the API's own hangup.
+    "hang up": (("hangup", "end", "complete", "completed", "status", "terminate"), 0.7),
     # What is copied out of something is downloaded from it: "copy the config file out of the container".
     "copy out": (("download", "export", "archive"), 0.7),
     "smaller steps": (("subtask", "child", "step"), 0.7),
