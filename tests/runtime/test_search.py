@@ -843,3 +843,15 @@ def test_mode_dynamic_is_its_former_name_and_they_must_agree(petstore: Any) -> N
         mode(MODE="tools", DYNAMIC="true")
     with pytest.raises(SettingError, match="PETSTORE_MODE"):
         mode(MODE="everything")
+
+
+def test_a_question_is_not_answered_by_what_a_change_takes() -> None:
+    # Kubernetes: the create's body describes the claim's storage and volume at length; the read does not.
+    create = entry(
+        "create_claim", "POST", "/namespaces/{ns}/persistentvolumeclaims", "Create a claim",
+        spec="storage volume claim", storage="volume storage", volume_name="volume", storage_class="storage class",
+    )  # fmt: skip
+    read = entry("read_claim", "GET", "/namespaces/{ns}/persistentvolumeclaims/{name}", "Read a claim")
+    index = index_of([create, read])
+    assert first(index, "how much storage did the volume claim ask for?")[0] == "read_claim"
+    assert first(index, "make a volume claim with 10GB of storage")[0] == "create_claim"

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..contract import ToolEntry
 from .asks import names_someone, query_terms
+from .intents import READ
 from .properties import Properties
 from .sentences import intent
 from .words import stem, terms, words
@@ -76,6 +77,7 @@ class Weights:
     someone: float = 0.3  # a request naming a person, an operation on one person's things: score x (1 + someone)
     properties: float = 0.45  # a property a request asks of ("Ravi's office location"): + its rarity x properties
     properties_part: float = 0.5  # a property whose name holds the words asked ("client secret"): that x part
+    inputs_read: float = 0.5  # a write's parameters and body fields, for a request that only reads: x inputs_read
 
 
 # The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
@@ -84,6 +86,8 @@ FIELDS = (
     "properties",
 )  # fmt: skip
 _PARAMETER = re.compile(r"^\{[^}]*\}$")
+# The fields of what an operation takes (its parameters and body), not of what it is.
+_INPUTS = frozenset({"arguments", "details"})
 _CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _DEFS = "#/$defs/"
 _AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
@@ -244,21 +248,30 @@ class SearchIndex:
                 frequency[term] += 1
         total = len(docs)
         idf = {term: math.log(1 + (total - n + 0.5) / (n + 0.5)) for term, n in frequency.items()}
-        self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        for number, doc in enumerate(docs):
-            weighted: dict[str, float] = defaultdict(float)
-            for name, (weight, b) in fields.items():
-                found = doc.get(name, ())
-                norm = (1 - b) + b * len(found) / average[name]
-                for term in found:
-                    weighted[term] += weight / norm
-            for term, tf in weighted.items():
-                self._postings[term].append((number, idf[term] * tf / (self.weights.k1 + tf)))
         methods = [entry["method"].upper() for entry in self.entries]
         # Paths without their OData suffixes: a list and its count or type cast are one action.
         paths = [[s for s in e["path"].split("/") if s] for e in self.entries]
         segments = [_trimmed(method, s)[0] for method, s in zip(methods, paths, strict=True)]
         self._methods = [rpc_method(method, s)[0] for method, s in zip(methods, segments, strict=True)]
+        self._postings: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
+        k1, inputs_read = self.weights.k1, self.weights.inputs_read
+        for number, doc in enumerate(docs):
+            weighted: dict[str, float] = defaultdict(float)
+            given: dict[str, float] = defaultdict(float)  # the terms of what a write takes
+            writes = self._methods[number] != "GET"
+            for name, (weight, b) in fields.items():
+                found = doc.get(name, ())
+                norm = (1 - b) + b * len(found) / average[name]
+                into = given if writes and name in _INPUTS else weighted
+                for term in found:
+                    into[term] += weight / norm
+            for term, tf in weighted.items():
+                if term not in given:
+                    value = idf[term] * tf / (k1 + tf)
+                    self._postings[term].append((number, value, value))
+            for term, taken in given.items():
+                tf, read = weighted.get(term, 0.0) + taken, weighted.get(term, 0.0) + inputs_read * taken
+                self._postings[term].append((number, idf[term] * tf / (k1 + tf), idf[term] * read / (k1 + read)))
         # An operation with a short path is the general one, before its variants.
         self._prior = [1 / (1 + self.weights.length * max(len(s) - 1, 0)) for s in segments]
         # An action: the method, the resource, and whether the path names one item of it (listing
@@ -278,12 +291,15 @@ class SearchIndex:
         # ("who am I": authenticated, current, user) ranks above one that happens to match one of them.
         postings = self._postings
         asked = query_terms(request)
+        wanted = intent(request)
+        # A question is seldom answered by what a change takes: a write's parameters and body fields
+        # (a backend service's, a volume claim's) count less for a request that only reads.
+        which = 2 if wanted == READ else 1  # a posting: (operation, its value, its value for a read)
         for said, weight in asked.items():
             # "rescan" where the API only says "scan": doing it again is doing it.
             term = said[2:] if said not in postings and said.startswith("re") and said[2:] in postings else said
-            for number, value in postings.get(term, ()):
-                scores[number] += weight * value
-        wanted = intent(request)
+            for posting in postings.get(term, ()):
+                scores[posting[0]] += weight * posting[which]
         for number, value in self._properties.scores(request, wanted).items():
             scores[number] += value
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
