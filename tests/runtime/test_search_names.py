@@ -132,3 +132,12 @@ def test_copying_something_out_of_a_thing_downloads_it() -> None:
 def test_hanging_up_ends_a_call() -> None:
     assert intent("hang up the call that's still going") and "GET" not in intent("hang up the call")
     assert stem("end") in query_terms("hang up the call that's still going")
+
+
+def test_a_developers_words_nested_members_many_at_once_changes_since_and_raw_content() -> None:
+    assert stem("transitive") in query_terms("find out which groups Tom belongs to, including nested ones")
+    assert stem("transitive") in query_terms("who's in the distribution list, including people in sub-lists?")
+    many = query_terms("look up several users by their ids in one call")
+    assert stem("batch") in many and stem("call") not in many  # not a phone call
+    assert stem("delta") in query_terms("get only the users that changed since my last sync")
+    assert stem("content") in query_terms("get the raw MIME of the invoice email")

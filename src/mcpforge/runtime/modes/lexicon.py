@@ -356,6 +356,18 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # Resizing changes a thing's size: an update where the API has no resize of its own.
     "resize": (("size", "update"), 0.6),
     # Work cut into parts is subtasks: "break the website task into smaller steps", "break it down".
+    # Members of members: "including nested ones", "people in sub-lists" (Graph's transitive members).
+    **dict.fromkeys(
+        ("nested", "sublist", "sublists", "subgroup", "subgroups", "sub list", "sub lists", "sub group", "sub groups"),
+        (("transitive", "nested", "recursive"), 0.7),
+    ),
+    # Many at once is a batch, not a phone call: "look up several users by their ids in one call".
+    "in one call": (("batch", "bulk"), 0.6),
+    # What changed since the last look is a delta: "only the users that changed since my last sync".
+    "changed since": (("delta", "change", "changes"), 0.7),
+    "last sync": (("delta", "sync", "changes"), 0.7),
+    # The raw form of a message or file is its content, as stored ("the raw MIME of the email").
+    "raw": (("content", "value", "media", "mime"), 0.6),
     # Hanging up ends a call: its status set to completed, or the API's own hangup.
     "hang up": (("hangup", "end", "complete", "completed", "status", "terminate"), 0.7),
     # What is copied out of something is downloaded from it: "copy the config file out of the container".
