@@ -8,7 +8,7 @@ from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
-from mcpforge.runtime.modes.index import SearchIndex, analyse, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex, analyse, analyse_api, entry_texts
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
 
@@ -88,15 +88,16 @@ def test_words_a_path_runs_together_are_split_by_the_apis_own_words() -> None:
         "resource": "webhooks",
         "path": "xyzzyplugh",
     }
-    # Kubernetes: the path alone says which object each operation reads.
-    kinds = {"op_claim": "persistentvolumeclaims", "op_volume": "persistentvolumes", "op_map": "configmaps"}
+    # Kubernetes: the path and the operation's name say which object it reads; the server's own analysis
+    # (no search.json) splits the path's words by the names' as generation does.
+    kinds = {"readPersistentVolumeClaim": "persistentvolumeclaims", "readPersistentVolume": "persistentvolumes"}
+    kinds |= {"readConfigMap": "configmaps"}
     entries = [entry(n, "GET", f"/namespaces/{{ns}}/{kind}/{{name}}", "Read the object") for n, kind in kinds.items()]
-    texts = [entry_texts(e) for e in entries]
-    names = ("readPersistentVolumeClaim", "readPersistentVolume", "readConfigMap")
-    words = vocabulary([*texts, *({"name": name} for name in names)])
-    index = SearchIndex(entries, analysed=[analyse(split_run_together(t, words)) for t in texts])
-    assert index.names(index.search("show the database volume claim", limit=1)) == ["op_claim"]
-    assert index.names(index.search("what's in the app-config config map?", limit=1)) == ["op_map"]
+    documents = analyse_api([entry_texts(e) for e in entries])
+    assert "claim" in documents[0]["resource"] and "map" in documents[2]["resource"]
+    index = SearchIndex(entries)
+    assert index.names(index.search("show the database volume claim", limit=1)) == ["readPersistentVolumeClaim"]
+    assert index.names(index.search("what's in the app-config config map?", limit=1)) == ["readConfigMap"]
 
 
 def test_vms_are_virtual_machines_and_resizing_changes_a_size() -> None:

@@ -124,9 +124,9 @@ def search_documents(toolset: ToolSet) -> list[dict[str, list[str]]]:
     memo: ArgumentMemo = {}
     names: _PropertyMemo = {}
     defs = toolset.api.defs
-    known = vocabulary(
-        {"name": tool.name, "title": tool.title or "", "description": tool.description} for tool in toolset.tools
-    )
+    # The words of the tools' names for the words their paths run together (:mod:`...modes.compounds`);
+    # a tool's other texts are made one at a time below, so their analysis never holds them all.
+    known = vocabulary({"name": tool.name, "title": tool.title or ""} for tool in toolset.tools)
     documents = []
     for tool in toolset.tools:
         document = analyse(split_run_together(_tool_texts(tool, topics, memo), known), seen)

@@ -15,7 +15,7 @@ import re
 from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
 from .sentences import described, intent, lets_someone, lexicon_stems, meant, methods_of, said_words, undone
-from .words import STOPWORDS, VALUES, stem, words, wordset
+from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["names_someone", "query_terms"]
 
@@ -231,7 +231,6 @@ def _name_length(tokens: list[str]) -> int:
 # before the words for things people name (a "security group" and "mobile apps" are kinds the lexicon
 # knows, or would be read so by their first word).
 _NAMED = 0.25
-_BEFORE_A_NAME = wordset("the our my your this that his her their")
 _NAMED_THINGS = wordset("app site team group channel")
 
 
@@ -242,7 +241,7 @@ def _names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
     for index, token in enumerate(tokens):
         bare = _unpunctuated(token)
         after = _unpunctuated(tokens[index + 1]) if index + 1 < len(tokens) else ""
-        pointed = index > 0 and (naming or _bare(tokens[index - 1]) in _BEFORE_A_NAME)
+        pointed = index > 0 and (naming or _bare(tokens[index - 1]) in POINTING)
         naming = pointed and _capitalised_name(token, bare, after)
         if naming or (pointed and _lower_case_name(bare, after)):
             parts.setdefault(stem(bare.lower()), _NAMED)

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..contract import ToolEntry
 from .asks import names_someone, query_terms
+from .compounds import split_run_together, vocabulary
 from .intents import READ
 from .properties import Properties
 from .sentences import intent
@@ -42,6 +43,7 @@ __all__ = [
     "SearchIndex",
     "Weights",
     "analyse",
+    "analyse_api",
     "entry_texts",
     "operation_texts",
     "rpc_method",
@@ -187,6 +189,13 @@ def analyse(texts: Mapping[str, str], seen: dict[str, list[str]] | None = None) 
     return analysed
 
 
+def analyse_api(texts: Sequence[Mapping[str, str]]) -> list[dict[str, list[str]]]:
+    """Each operation's fields (:func:`operation_texts`) as terms, with the words its path runs together."""
+    known = vocabulary(texts)
+    seen: dict[str, list[str]] = {}
+    return [analyse(split_run_together(fields, known), seen) for fields in texts]
+
+
 def _arguments(
     schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo, defs: Mapping[str, Any]
 ) -> None:
@@ -238,7 +247,7 @@ class SearchIndex:
     ) -> None:
         self.entries = list(entries)
         self.weights = weights or Weights()
-        docs = analysed if analysed is not None else [analyse(entry_texts(entry)) for entry in self.entries]
+        docs = analysed if analysed is not None else analyse_api([entry_texts(entry) for entry in self.entries])
         fields = self.weights.fields
         self._properties = Properties(docs, self.weights.properties, self.weights.properties_part)
         average = {name: max(sum(len(d.get(name, ())) for d in docs) / max(len(docs), 1), 1.0) for name in fields}

@@ -19,8 +19,7 @@ from mcp import types
 from ..calling.api import Api, Prompt
 from ..contract import SearchFile, ToolEntry, toolset_names
 from ..results.responses import error_result
-from .compounds import split_run_together, vocabulary
-from .index import FIELDS, SearchIndex, analyse, entry_texts, summary_of
+from .index import FIELDS, SearchIndex, analyse_api, entry_texts, summary_of
 from .listing import SEARCH_TOOLS
 
 __all__ = ["META_TOOLS", "SCHEMA_BYTES", "Catalog"]
@@ -48,13 +47,13 @@ def _documents(entries: Sequence[ToolEntry], search: SearchFile | None) -> list[
     if search is not None:
         fields = search["fields"]
         known = {document[0]: document[1:] for document in search["documents"]}
-    read = {entry["tool"]["name"]: entry_texts(entry) for entry in entries if entry["tool"]["name"] not in known}
-    words = vocabulary(read.values())
+    # The entries search.json lacks, analysed together (in order): their paths' words need the API's.
+    read = iter(analyse_api([entry_texts(entry) for entry in entries if entry["tool"]["name"] not in known]))
     documents = []
     for entry in entries:
         found = known.get(entry["tool"]["name"])
         if found is None:
-            documents.append(analyse(split_run_together(read[entry["tool"]["name"]], words)))
+            documents.append(next(read))
         else:
             documents.append({name: text.split() for name, text in zip(fields, found, strict=False)})
     return documents

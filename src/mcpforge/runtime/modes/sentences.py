@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
 from .lexicon import EVERYDAY
-from .words import STOPWORDS, VALUES, stem, words, wordset
+from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["described", "intent", "lets_someone", "lexicon_stems", "meant", "methods_of", "said_words", "undone"]
 
@@ -56,18 +56,23 @@ def _relative(said: list[str]) -> set[int]:
     found: set[int] = set()
     for index in range(2, len(said) - 1):
         before = said[index - 1]
-        if said[index] != "who" or before in STOPWORDS or before in _TELLING or before.endswith("s"):
+        if said[index] != "who" or before in STOPWORDS or before in _ANYONE or before.endswith("s"):
             continue
-        if methods_of(before) or not _POINTING.intersection(said[max(index - 4, 0) : index - 1]):
+        if (
+            before in _ASKING_WHO
+            or methods_of(before)
+            or not POINTING.intersection(said[max(index - 4, 0) : index - 1])
+        ):
             continue
         after = next((i for i in range(index + 1, len(said)) if said[i] not in STOPWORDS), None)
         found.update((index,) if after is None else (index, after))
     return found
 
 
-_POINTING = wordset("the this that my our your his her their")
-# Verbs that ask who: "show who has access", "find out who owns the repo".
-_TELLING = wordset("show tell know see find check ask list out everyone anyone someone everybody anybody people")
+# Verbs that ask who ("show who has access", "find out who owns the repo") and words for whoever
+# ("everyone who signed in").
+_ASKING_WHO = wordset("show tell know see find check ask list out")
+_ANYONE = wordset("everyone anyone someone everybody anybody people")
 
 
 # "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.

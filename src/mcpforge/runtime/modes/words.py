@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["STOPWORDS", "VALUES", "stem", "terms", "words", "wordset"]
+__all__ = ["POINTING", "STOPWORDS", "VALUES", "stem", "terms", "words", "wordset"]
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -46,6 +46,8 @@ VALUES = wordset(
     "july august september october november december am pm percent usd eur dollars euros old older oldest "
     "quarterly annual"
 )
+# Words that point at one thing: "the Finance group", "our billing app", "the contractor who left".
+POINTING = wordset("the this that my our your his her their")
 # Words that stay whole: the stemmer would merge them with unrelated words.
 _KEEP = frozenset({"me", "news", "status", "alias", "canvas", "analytics", "https", "sms", "dns", "os", "ios"})
 # Nouns the stemmer would merge with a verb people say: "set" Dave as manager is not about settings.
