@@ -142,3 +142,32 @@ def test_a_developers_words_nested_members_many_at_once_changes_since_and_raw_co
     assert stem("batch") in many and stem("call") not in many  # not a phone call
     assert stem("delta") in query_terms("get only the users that changed since my last sync")
     assert stem("content") in query_terms("get the raw MIME of the invoice email")
+
+
+def test_registered_apps_are_the_apps_own_records() -> None:
+    # "what apps are registered in our tenant": app registrations, not a device's managed app registrations.
+    entries = [
+        entry("managed_app_registrations", "GET", "/deviceAppManagement/managedAppRegistrations", "List registrations"),
+        entry("applications", "GET", "/applications", "List applications"),
+    ]
+    for request in ("what apps are registered in our tenant", "list the registered apps"):
+        assert first(entries, request, limit=1) == ["applications"]
+
+
+def test_a_document_is_a_file_kept_in_a_drive() -> None:
+    entries = [
+        entry("site_permissions", "GET", "/sites/{site-id}/permissions", "List permissions"),
+        entry("item_permissions", "GET", "/drives/{drive-id}/items/{item-id}/permissions", "List permissions"),
+    ]
+    assert first(entries, "who can edit the roadmap document?", limit=1) == ["item_permissions"]
+
+
+def test_a_products_name_that_the_api_names_is_not_a_person() -> None:
+    # "Planner" is what one of the API's paths names: the request is about plans, not about one person's.
+    entries = [
+        entry("user_plans", "GET", "/users/{user-id}/planner/plans", "List plans"),
+        entry("plans", "GET", "/planner/plans", "List plans"),
+        entry("planner", "GET", "/planner", "Get planner"),
+    ]
+    assert first(entries, "which Planner plans are there?", limit=1) == ["plans"]
+    assert first(entries, "which plans does Maria have?", limit=1) == ["user_plans"]

@@ -38,6 +38,10 @@ def phrases(request: str) -> list[str]:
         ("enable brute force protection for the realm", ["brute force protection"]),
         # Which ones a list holds: "in the <value> <property>".
         ("list everyone in the marketing department", ["department"]),
+        # A state a thing is marked as, and what it is given anew.
+        ("mark the message from HR as read", ["read"]),
+        ("mark issue 71 as a duplicate and close it", ["duplicate"]),
+        ("give the Design channel a new description", ["description"]),
     ],
 )
 def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[str]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Container
 
 from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
@@ -372,8 +373,8 @@ def _adds_someone(text: str) -> bool:
     )
 
 
-def names_someone(text: str) -> bool:
-    """Whether the request names a person."""
+def names_someone(text: str, things: Container[str] = ()) -> bool:
+    """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
     before = ""
     for token in meant(_QUOTED.sub(" ", text)).split():
         bare = _unpunctuated(token)
@@ -385,6 +386,7 @@ def names_someone(text: str) -> bool:
             and lower not in VALUES
             and lower not in STOPWORDS
             and stem(lower) not in lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
+            and stem(lower) not in things
         ):
             return True
         before = bare

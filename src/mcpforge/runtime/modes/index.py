@@ -292,6 +292,8 @@ class SearchIndex:
         self._parents = [_parent(s) for s in segments]
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
+        # What the API's paths name ("which Planner plans": a product's name, not a person's).
+        self._things = frozenset(term for doc in docs for term in doc.get("resource", ()))
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -314,7 +316,7 @@ class SearchIndex:
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
-        if names_someone(request):  # "what groups is Tom a member of": a user's groups, not a group's
+        if names_someone(request, self._things):  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
         ranked = [

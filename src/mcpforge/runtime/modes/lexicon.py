@@ -400,6 +400,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # device's apps registered for management.
     "app registration": (("application", "registration"), 0.9),
     "app registrations": (("application", "registration"), 0.9),
+    "registered app": (("application", "registration"), 0.9),
+    "registered apps": (("application", "registration"), 0.9),
+    "apps registered": (("application", "registration"), 0.9),
+    "apps are registered": (("application", "registration"), 0.9),
     # An enterprise app is an app's presence in one tenant (Microsoft Entra's service principals).
     "enterprise app": (("service", "principal", "application"), 0.8),
     "enterprise apps": (("service", "principal", "application"), 0.8),

@@ -44,6 +44,10 @@ _MADE_INTO = re.compile(
 _SWITCHED = re.compile(
     rf"\b(?:(?:turn|switch)\s+(?:on|off)|enable|disable)\s+(?:the\s+)?((?:{_WORD}\s+){{0,2}}{_WORD})", re.IGNORECASE
 )
+# "mark the message from HR as read", "mark the VM as generalized": the state's name (isRead, generalized).
+_MARKED_AS = re.compile(rf"\bmark\s+(?:\S+\s+){{1,6}}?as\s+(?:an?\s+)?({_WORD})", re.IGNORECASE)
+# "give the Design channel a new description": what is set anew is the thing's property.
+_GIVEN_NEW = re.compile(rf"\bgive\s+(?:\S+\s+){{1,4}}?an?\s+new\s+((?:{_WORD}\s+)?{_WORD})", re.IGNORECASE)
 # "everyone in the marketing department", "the users in the Berlin office": a list filtered by a property.
 _IN_THE = re.compile(rf"\b(?:in|from|at)\s+the\s+{_WORD}\s+({_WORD})\s*[.!?]?\s*$", re.IGNORECASE)
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
@@ -93,6 +97,8 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     if "PATCH" in wanted:
         phrases += [_words(the or last) for the, last in _MADE_INTO.findall(request)]
         phrases += [_words(found) for found in _SWITCHED.findall(request)]
+        phrases += [_words(found) for found in _MARKED_AS.findall(request)]
+        phrases += [_words(found) for found in _GIVEN_NEW.findall(request)]
     return [" ".join(phrase) for phrase in phrases if phrase]
 
 

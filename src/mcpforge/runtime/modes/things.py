@@ -95,6 +95,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "files": (("item", "file", "content", "document", "drive"), 0.4),
     "folder": (("folder", "directory", "item", "children", "tree"), 0.5),
     "readme": (("file", "content", "blob"), 0.6),
+    # a company's document is a file someone keeps ("who can edit the roadmap document")
+    "document": (("file", "item", "drive"), 0.5),
+    "documents": (("file", "item", "drive"), 0.5),
     # a company's report is a document ("share the Q3 report"), not an API's usage report
     "quarterly report": _DOCUMENT,
     "annual report": _DOCUMENT,
