@@ -81,6 +81,8 @@ def test_values_and_quoted_text_are_not_what_to_do() -> None:
     # An issue key is a value; a hyphenated word is a word.
     keyed = set(query_terms("move PROJ-45 to review, a follow-up of INC-7 with 2-step login"))
     assert not keyed & {"proj", "45", "inc", "7", "2", "step"} and {stem("review"), stem("follow")} <= keyed
+    # A name with a hyphen and a number is a value wherever the number is: a region, a server.
+    assert not set(query_terms("how much quota is left in us-east1 for web-1a")) & {"us", "east", "1", "web"}
 
 
 def test_what_a_request_says_not_to_do_and_its_names_and_files() -> None:
@@ -492,6 +494,9 @@ def test_changing_checking_out_presence_and_documents_in_everyday_words() -> Non
     ) | set(query_terms("follow the channel"))
     purpose = query_terms("make the video private so only people with the link can watch it")
     assert purpose[stem("watch")] < 1.0 == purpose[stem("video")]
+    # What a request is for counts less than a word describing which thing it means.
+    tagged = query_terms("tag the web instances so the firewall rule applies to them")
+    assert tagged[stem("firewall")] < query_terms("the movies I added this week")[stem("added")] < 1.0
     assert query_terms("we use Jira now, so turn off the issue tracker")[stem("tracker")] == 1.0
     # What people said is their messages; to kick someone out is the kick, where an API names it so.
     assert stem("history") in query_terms("what did people say in #support today?")

@@ -171,3 +171,10 @@ def test_a_products_name_that_the_api_names_is_not_a_person() -> None:
     ]
     assert first(entries, "which Planner plans are there?", limit=1) == ["plans"]
     assert first(entries, "which plans does Maria have?", limit=1) == ["user_plans"]
+
+
+def test_growing_resizes_and_every_night_is_a_schedule() -> None:
+    assert stem("resize") in query_terms("grow the boot disk of db-1 to 200GB")
+    assert stem("resize") in query_terms("shrink the data volume")
+    for request in ("snapshot the database disk every night", "back up the wiki nightly"):
+        assert stem("schedule") in query_terms(request)

@@ -42,6 +42,8 @@ def phrases(request: str) -> list[str]:
         ("mark the message from HR as read", ["read"]),
         ("mark issue 71 as a duplicate and close it", ["duplicate"]),
         ("give the Design channel a new description", ["description"]),
+        # An amount a record keeps.
+        ("how much CPU quota do we have left in us-east1?", ["CPU quota"]),
     ],
 )
 def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[str]) -> None:

@@ -33,7 +33,7 @@ _COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
 # names, keys such as PROJ-123 or INC-7 (a hyphen with a number: "to-do" and "all-hands" are words).
-_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|\S*[A-Za-z]-\d\S*|\S*\d-[A-Za-z]\S*")
+_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|(?=\S*-)(?=\S*\d)\S+")
 VALUE_WEIGHT = 0.15
 # What a state's adjective names: a "compliant" device's compliance, an "important" email's importance.
 _STATE_NOUN = 0.7
@@ -99,13 +99,13 @@ def query_terms(text: str) -> dict[str, float]:
         weights[stem("send")] = 0.8
     if said and said[0] in FIRST_VERBS:  # "like the drone video": a like, though "like" is a stopword
         weights[stem(said[0])] = 1.0
-    describing = described(said) | _purpose(said)
-    scope = _scope(said)
+    describing, purpose, scope = described(said), _purpose(said), _scope(said)
     index = 0
     while index < len(said):
-        if index in describing or index in scope:  # "the movies I added": which movies, not what to do
+        if index in describing or index in purpose or index in scope:  # "the movies I added": which movies
             if said[index] not in STOPWORDS:
-                weights.setdefault(stem(said[index]), _SCOPE if index in scope else _DESCRIBING)
+                aside = _SCOPE if index in scope else _PURPOSE if index in purpose else _DESCRIBING
+                weights.setdefault(stem(said[index]), aside)
             index += 1
             continue
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
@@ -293,6 +293,7 @@ _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 # What a request is for, after "so": "make the video private so only people with the link can watch
 # it" asks for a change to the video; watching and people say why ("so far" and "so many" are not).
 _NOT_PURPOSE = wordset("far many much")
+_PURPOSE = 0.3
 
 
 # The whole of what an API serves, said as where to look: "the groups in our organization", "guest

@@ -318,8 +318,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "monthly": (("schedule", "recurring", "recurrence"), 0.6),
     "weekly": (("schedule", "recurring", "recurrence"), 0.6),
     "daily": (("schedule", "recurring", "recurrence"), 0.6),
-    "every month": (("schedule", "recurring", "recurrence"), 0.6),
-    "every week": (("schedule", "recurring", "recurrence"), 0.6),
+    **dict.fromkeys(
+        ("every month", "every week", "every day", "every night", "every hour", "nightly", "hourly"),
+        (("schedule", "recurring", "recurrence"), 0.6),
+    ),
     "when did": (("log", "history", "activity", "audit", "event"), 0.5),
     "when was": (("log", "history", "activity", "audit", "event"), 0.5),
     "public": (("visibility", "private"), 0.6),
@@ -355,6 +357,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "link": (("url", "link", "invitation"), 0.5),
     # Resizing changes a thing's size: an update where the API has no resize of its own.
     "resize": (("size", "update"), 0.6),
+    # Growing or shrinking a thing is resizing it ("grow the boot disk to 200GB").
+    **dict.fromkeys(("grow", "enlarge", "expand", "shrink"), (("resize", "size", "update"), 0.6)),
     # Work cut into parts is subtasks: "break the website task into smaller steps", "break it down".
     # Members of members: "including nested ones", "people in sub-lists" (Graph's transitive members).
     **dict.fromkeys(

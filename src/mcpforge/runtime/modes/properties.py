@@ -48,6 +48,11 @@ _SWITCHED = re.compile(
 _MARKED_AS = re.compile(rf"\bmark\s+(?:\S+\s+){{1,6}}?as\s+(?:an?\s+)?({_WORD})", re.IGNORECASE)
 # "give the Design channel a new description": what is set anew is the thing's property.
 _GIVEN_NEW = re.compile(rf"\bgive\s+(?:\S+\s+){{1,4}}?an?\s+new\s+((?:{_WORD}\s+)?{_WORD})", re.IGNORECASE)
+# "how much CPU quota do we have left", "how many seats does the plan have": an amount a record keeps.
+_HOW_MUCH = re.compile(
+    rf"^\s*how\s+(?:much|many)\s+((?:{_WORD}\s+){{0,2}}?{_WORD})\s+(?:do|does|did|is|are|was|were|have|has|can)\b",
+    re.IGNORECASE,
+)
 # "everyone in the marketing department", "the users in the Berlin office": a list filtered by a property.
 _IN_THE = re.compile(rf"\b(?:in|from|at)\s+the\s+{_WORD}\s+({_WORD})\s*[.!?]?\s*$", re.IGNORECASE)
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
@@ -94,6 +99,7 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
         phrases += [[found] for found in _WHO_DOING.findall(request)]
     if wanted == READ:
         phrases += [_words(found) for found in _IN_THE.findall(request)]
+        phrases += [_words(found) for found in _HOW_MUCH.findall(request)]
     if "PATCH" in wanted:
         phrases += [_words(the or last) for the, last in _MADE_INTO.findall(request)]
         phrases += [_words(found) for found in _SWITCHED.findall(request)]
