@@ -178,3 +178,16 @@ def test_growing_resizes_and_every_night_is_a_schedule() -> None:
     assert stem("resize") in query_terms("shrink the data volume")
     for request in ("snapshot the database disk every night", "back up the wiki nightly"):
         assert stem("schedule") in query_terms(request)
+
+
+def test_a_slug_before_the_word_for_a_thing_is_its_name() -> None:
+    # "the new-checkout flag" names one flag: its words ask for no new thing.
+    turned = query_terms("turn on the new-checkout flag in production")
+    assert stem("new") not in turned and stem("create") not in turned and turned[stem("flag")] == 1.0
+    entries = [
+        entry("create_flag", "POST", "/flags/{project}", "Create a new feature flag"),
+        entry("update_flag", "PATCH", "/flags/{project}/{flag}", "Update a feature flag"),
+    ]
+    assert first(entries, "turn on the new-checkout flag", limit=1) == ["update_flag"]
+    # A hyphenated word the lexicon knows is a word: "the all-hands meeting" is a meeting of everyone.
+    assert stem("allhands") in query_terms("move the all-hands meeting to Friday")

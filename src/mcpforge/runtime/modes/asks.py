@@ -259,7 +259,10 @@ def _capitalised_name(token: str, bare: str, after: str) -> bool:
 
 
 def _lower_case_name(bare: str, after: str) -> bool:
-    """Whether ``bare`` names the one thing ``after`` says ("billing" in "the billing app")."""
+    """Whether ``bare`` names the one thing ``after`` says ("billing" in "the billing app", "the dark-mode flag")."""
+    if _HYPHENATED.fullmatch(bare) and bare.islower() and after.isalpha() and after not in STOPWORDS:
+        # A slug names one thing; a hyphenated word the lexicon knows ("the all-hands meeting") is a word.
+        return bare.replace("-", " ") not in EVERYDAY and bare.replace("-", "") not in EVERYDAY
     return (
         after in _NAMED_THINGS
         and bare.isalpha()
