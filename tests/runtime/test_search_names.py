@@ -191,3 +191,9 @@ def test_a_slug_before_the_word_for_a_thing_is_its_name() -> None:
     assert first(entries, "turn on the new-checkout flag", limit=1) == ["update_flag"]
     # A hyphenated word the lexicon knows is a word: "the all-hands meeting" is a meeting of everyone.
     assert stem("allhands") in query_terms("move the all-hands meeting to Friday")
+
+
+def test_filing_a_thing_away_moves_it() -> None:
+    filed = query_terms("file this email in the Archive folder")
+    assert stem("move") in filed and stem("file") not in filed
+    assert stem("issue") in query_terms("file a bug about the login page")
