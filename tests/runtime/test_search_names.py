@@ -197,3 +197,7 @@ def test_filing_a_thing_away_moves_it() -> None:
     filed = query_terms("file this email in the Archive folder")
     assert stem("move") in filed and stem("file") not in filed
     assert stem("issue") in query_terms("file a bug about the login page")
+
+
+def test_an_admin_is_an_administrator() -> None:
+    assert {stem("administrator"), stem("role")} <= set(query_terms("who are our admins?"))
