@@ -24,11 +24,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "repo": (("repository",), 1.0),
     "repos": (("repository",), 1.0),
     "org": (("organization",), 1.0),
+    "orgs": (("organization",), 1.0),
+    "msg": (("message",), 1.0),
     # an admin is an administrator: someone holding a role
     "admin": (("administrator", "role"), 0.6),
     "admins": (("administrator", "role"), 0.6),
-    "orgs": (("organization",), 1.0),
-    "msg": (("message",), 1.0),
     # and the other way: paths often abbreviate (GitHub's /orgs and /repos)
     "organization": (("org",), 0.5),
     "organizations": (("org",), 0.5),
