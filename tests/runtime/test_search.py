@@ -648,7 +648,7 @@ def test_a_resource_of_the_parent_a_request_names_is_not_a_copy_of_the_others() 
     chats = ["/me/chats/{c}/members", "/users/{u}/chats/{c}/members", "/chats/{c}/members", "/teams/{t}/members"]
     copies = [entry(f"members_{i}", "POST", path, "Add a member to a group chat") for i, path in enumerate(chats)]
     group = entry("group_members", "POST", "/groups/{g}/members/$ref", "Create new navigation property ref to members")
-    others = [entry(f"create_{i}", "POST", f"/groups{i}", "Create a group") for i in range(3)]
+    others = [entry(f"create_{kind}", "POST", f"/{kind}s", f"Create a {kind}") for kind in ("group", "team", "chat")]
     found = first(index_of([*copies, group, *others]), "add Bob to the Finance group", limit=5)
     assert "group_members" in found
 

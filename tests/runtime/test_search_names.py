@@ -68,6 +68,8 @@ def test_an_administrator_is_not_an_administrative_unit() -> None:
     entries = [
         entry("unit_role_members", "GET", "/administrativeUnits/{id}/scopedRoleMembers", "List scoped role members"),
         entry("role_members", "GET", "/directoryRoles/{id}/members", "List members of a directory role"),
+        entry("roles", "GET", "/directoryRoles", "List directory roles"),
+        entry("role_templates", "GET", "/directoryRoleTemplates", "List directory role templates"),
     ]
     assert first(entries, "who has the Exchange administrator role?", limit=1) == ["role_members"]
 
@@ -201,3 +203,14 @@ def test_filing_a_thing_away_moves_it() -> None:
 
 def test_an_admin_is_an_administrator() -> None:
     assert {stem("administrator"), stem("role")} <= set(query_terms("who are our admins?"))
+
+
+def test_a_word_every_operation_takes_still_finds_the_resource_it_names() -> None:
+    # Every operation of a practice's API is a doctor's and filters by doctor; one lists the doctors.
+    doctor = {"type": "integer", "description": "Filter by the doctor's id"}
+    entries = [
+        entry(f"list_{name}", "GET", f"/api/{name}", f"Retrieve the {name} of a doctor in the practice", doctor=doctor)
+        for name in ("messages", "offices", "tasks", "notes", "appointments", "patients")
+    ]
+    entries.append(entry("list_doctors", "GET", "/api/doctors", "Retrieve or search doctors", doctor=doctor))
+    assert first(entries, "list the doctors in our practice", limit=1) == ["list_doctors"]

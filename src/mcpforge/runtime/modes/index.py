@@ -5,7 +5,9 @@ path shape do in everyday words (``action``), its name, its summary, the resourc
 with, the rest of its path, its tags, its description, and its arguments' names. A field's term
 frequencies are normalised by the field's length, weighted, summed, saturated (BM25's ``k1``) and
 multiplied by the term's rarity (IDF) once, when the index is built: a request then costs one
-lookup per term (:meth:`SearchIndex.search`, milliseconds for 11,000 operations).
+lookup per term (:meth:`SearchIndex.search`, milliseconds for 11,000 operations). Where a term names
+the operation's resource, its rarity among the resources counts too (``Weights.named_rarity``): a
+word every operation takes as an argument ("doctor") still finds the one resource it names.
 
 A request's terms come from :func:`.asks.query_terms` (its words and the everyday lexicon's). An
 operation whose method is the one the request's verb asks for (:func:`.asks.intent`; for an
@@ -80,6 +82,9 @@ class Weights:
     properties: float = 0.45  # a property a request asks of ("Ravi's office location"): + its rarity x properties
     properties_part: float = 0.5  # a property whose name holds the words asked ("client secret"): that x part
     inputs_read: float = 0.5  # a write's parameters and body fields, for a request that only reads: x inputs_read
+    # A term rare among the operations' resources but common elsewhere ("doctor", in every operation's
+    # arguments and one resource): where it names an operation's resource, its rarity as a resource x this.
+    named_rarity: float = 0.4
 
 
 # The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
@@ -256,7 +261,12 @@ class SearchIndex:
             for term in {t for name in fields for t in doc.get(name, ())}:
                 frequency[term] += 1
         total = len(docs)
-        idf = {term: math.log(1 + (total - n + 0.5) / (n + 0.5)) for term, n in frequency.items()}
+        named: dict[str, int] = defaultdict(int)  # how many operations' resources a term names
+        for doc in docs:
+            for term in set(doc.get("resource", ())):
+                named[term] += 1
+        idf = {term: _rarity(total, n) for term, n in frequency.items()}
+        as_named = {term: self.weights.named_rarity * _rarity(total, n) for term, n in named.items()}
         methods = [entry["method"].upper() for entry in self.entries]
         # Paths without their OData suffixes: a list and its count or type cast are one action.
         paths = [[s for s in e["path"].split("/") if s] for e in self.entries]
@@ -274,13 +284,15 @@ class SearchIndex:
                 into = given if writes and name in _INPUTS else weighted
                 for term in found:
                     into[term] += weight / norm
+            rarity = {term: max(idf[term], as_named[term]) for term in doc.get("resource", ())}
             for term, tf in weighted.items():
                 if term not in given:
-                    value = idf[term] * tf / (k1 + tf)
+                    value = rarity.get(term, idf[term]) * tf / (k1 + tf)
                     self._postings[term].append((number, value, value))
             for term, taken in given.items():
                 tf, read = weighted.get(term, 0.0) + taken, weighted.get(term, 0.0) + inputs_read * taken
-                self._postings[term].append((number, idf[term] * tf / (k1 + tf), idf[term] * read / (k1 + read)))
+                rare = rarity.get(term, idf[term])
+                self._postings[term].append((number, rare * tf / (k1 + tf), rare * read / (k1 + read)))
         # An operation with a short path is the general one, before its variants.
         self._prior = [1 / (1 + self.weights.length * max(len(s) - 1, 0)) for s in segments]
         # An action: the method, the resource, and whether the path names one item of it (listing
@@ -417,6 +429,11 @@ def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
         thing = words(named[-2])
         resource = f"{stem(thing[-1]) if thing else named[-2]}/{resource}"
     return method, resource, bool(segments and _PARAMETER.match(segments[-1]))
+
+
+def _rarity(total: int, holding: int) -> float:
+    """BM25's inverse document frequency of a term ``holding`` of ``total`` operations hold."""
+    return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 
 
 def _parent(segments: list[str]) -> str:
