@@ -266,7 +266,10 @@ class SearchIndex:
             for term in set(doc.get("resource", ())):
                 named[term] += 1
         idf = {term: _rarity(total, n) for term, n in frequency.items()}
-        as_named = {term: self.weights.named_rarity * _rarity(total, n) for term, n in named.items()}
+        # A resource's term: the more of its rarity overall and its rarity among resources x named_rarity.
+        as_named = {
+            term: max(idf.get(term, 0.0), self.weights.named_rarity * _rarity(total, n)) for term, n in named.items()
+        }
         methods = [entry["method"].upper() for entry in self.entries]
         # Paths without their OData suffixes: a list and its count or type cast are one action.
         paths = [[s for s in e["path"].split("/") if s] for e in self.entries]
@@ -284,7 +287,7 @@ class SearchIndex:
                 into = given if writes and name in _INPUTS else weighted
                 for term in found:
                     into[term] += weight / norm
-            rarity = {term: max(idf[term], as_named[term]) for term in doc.get("resource", ())}
+            rarity = {term: as_named[term] for term in doc.get("resource", ())}
             for term, tf in weighted.items():
                 if term not in given:
                     value = rarity.get(term, idf[term]) * tf / (k1 + tf)
@@ -305,7 +308,7 @@ class SearchIndex:
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
         # What the API's paths name ("which Planner plans": a product's name, not a person's).
-        self._things = frozenset(term for doc in docs for term in doc.get("resource", ()))
+        self._things = frozenset(named)
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -432,7 +435,7 @@ def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
 
 
 def _rarity(total: int, holding: int) -> float:
-    """BM25's inverse document frequency of a term ``holding`` of ``total`` operations hold."""
+    """BM25's inverse document frequency of a term that ``holding`` of ``total`` operations hold."""
     return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 
 
