@@ -74,6 +74,11 @@ class Upstream:
             return 200, "text/plain", b"x" * 5000
         if path == "/error":
             return 503, "application/json", b'{"error": "maintenance"}'
+        if path == "/feed":  # a next link that echoes the query credential, as some APIs do
+            page = 2 if "page=2" in query else 1
+            following = {"next": f"{headers['host']}/feed?{query}&page=2"} if page == 1 else {}
+            following = {k: "http://" + v for k, v in following.items()}
+            return 200, "application/json", json.dumps({"items": [f"p{page}"], **following}).encode()
         if path == "/echo-secret":
             return 400, "text/plain", f"bad key {query}".encode()
         if path == "/drift":
@@ -156,6 +161,18 @@ def test_secrets_never_appear_in_results(data: Any) -> None:
     with serve(Upstream()) as url:
         (echoed,) = call_all(data, url, [("echoSecret", {})], {"RUNTIME_KEY_API_KEY": SECRET})
     assert echoed.is_error and SECRET not in str(echoed.model_dump()) and "***" in text(echoed)
+
+
+def test_a_next_link_that_echoes_the_key_is_shown_without_it_and_still_works(data: Any) -> None:
+    upstream = Upstream()
+    with serve(upstream) as url:
+        (first,) = call_all(data, url, [("getFeed", {})], {"RUNTIME_KEY_API_KEY": SECRET})
+        following = first.meta["mcpforge/nextPage"]["arguments"]  # type: ignore[index]
+        (second,) = call_all(data, url, [("getFeed", following)], {"RUNTIME_KEY_API_KEY": SECRET})
+    assert SECRET not in str(first.model_dump()) and "api_key=***" in text(first)
+    assert second.structured_content == {"items": ["p2"]} and not second.is_error
+    # The server sent its own key once, not the redacted echo beside it.
+    assert upstream.seen[-1]["query"] == f"page=2&api_key={SECRET}"
 
 
 def test_connection_refused_and_unknown_tool(data: Any) -> None:

@@ -69,6 +69,12 @@ paths:
         - {{name: page, in: query, schema: {{type: integer}}}}
         - {{name: archived, in: query, schema: {{type: boolean}}}}
       responses: {{"200": {{description: ok, content: {{application/json: {{schema: {json.dumps(LIST)}}}}}}}}}
+  /since:
+    get:
+      operationId: list-since
+      parameters:
+        - {{name: per_page, in: query, schema: {{type: integer}}}}
+      responses: {{"200": {{description: ok, content: {{application/json: {{schema: {json.dumps(LIST)}}}}}}}}}
   /trips:
     get:
       operationId: get-trips
@@ -167,6 +173,10 @@ class Pager:
             if page * 6 < len(ITEMS):
                 rels.append(f'<http://up/link?archived=false&page={page + 1}>; rel="next"')
             return 200, [("link", ", ".join(rels))], ITEMS[(page - 1) * 6 : page * 6]
+        if path == "/since":  # pages by a query parameter the document does not declare
+            since = int(q.get("since", 0))
+            link = f'<http://up/since?since={since + 6}>; rel="next"' if since + 6 < len(ITEMS) else ""
+            return 200, [("link", link)], ITEMS[since : since + 6]
         if path == "/trips":
             page = int(q.get("page", 1))
             host = headers["host"]
@@ -279,6 +289,17 @@ def test_a_next_url_the_arguments_cannot_say_travels_in_the_page_url_argument(co
         )
     assert foreign.is_error and "not a URL of this API" in text_of(foreign)
     assert other_path.is_error and "not a page of GET /trips" in text_of(other_path)
+
+
+def test_more_results_no_argument_can_ask_for_are_said_not_hidden(contract: Any) -> None:
+    with serve(Pager()) as url:
+        (first,) = run(contract, url, lambda api: _gather(api.call("list-since", {})))
+    assert [row["id"] for row in json.loads(first.content[0].text)] == list(range(6))
+    assert first.content[-1].text == (
+        "[More results exist, but no argument of this tool asks for the next page: "
+        "narrow the request with its arguments to see the rest.]"
+    )
+    assert NEXT_PAGE_META not in (first.meta or {})
 
 
 async def _gather(*calls: Any) -> list[Any]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mcpforge.runtime.results.pages import next_page
+from mcpforge.runtime.results.pages import Paging, next_page
 from mcpforge.runtime.results.select import SelectionError, check_paths, parse_paths, select, unmatched
 
 SHAPE = {
@@ -108,3 +108,42 @@ def test_next_page_from_a_link_header() -> None:
 def test_next_page_from_the_body(body: dict[str, Any], expected: dict[str, Any] | None) -> None:
     found = next_page(ENTRY, "", body, {"owner": "o"})
     assert found == (None if expected is None else {"owner": "o", **expected})
+
+
+# A tool that takes no paging argument at all: only a filter.
+NO_PAGING: Any = {
+    "tool": {"name": "list_users", "inputSchema": {"properties": {"state": {"type": "string"}}}},
+    "bindings": [{"arg": "state", "in": "query"}],
+}
+ROWS = [{"id": 1}, {"id": 2}]
+
+
+@pytest.mark.parametrize(
+    ("entry", "link", "body"),
+    [
+        (NO_PAGING, '<https://x/users?state=open&since=2>; rel="next"', ROWS),  # a query it does not take
+        (NO_PAGING, '<https://x/users/page/2>; rel="next"', ROWS),  # another path
+        (NO_PAGING, "", {"items": ROWS, "next_cursor": "c2"}),
+        (NO_PAGING, "", {"data": ROWS, "has_more": True}),
+        (NO_PAGING, "", {"results": ROWS, "page": 1, "total_pages": 3}),
+        (NO_PAGING, "", {"items": ROWS, "pagination": {"next_page": 2}}),
+    ],
+)
+def test_more_results_the_arguments_cannot_ask_for_are_said(entry: Any, link: str, body: Any) -> None:
+    assert next_page(entry, link, body, {"state": "open"}) is Paging.UNREACHABLE
+
+
+@pytest.mark.parametrize(
+    ("link", "body", "expected"),
+    [
+        ('<https://x/users?state=open>; rel="next"', ROWS, None),  # the same call again: never a loop
+        ("", {"id": 7, "next": "2026-12-01"}, None),  # a record's field named "next", not a page of items
+        ("", {"items": ROWS, "has_more": False}, None),
+        # The Link header's next URL asks for a query the tool lacks, but the body's cursor is one it takes.
+        ('<https://x/p?since=2>; rel="next"', {"items": ROWS, "next_cursor": "c2"}, {"after": "c2"}),
+    ],
+)
+def test_unreachable_only_when_nothing_can_ask_for_more(link: str, body: Any, expected: Any) -> None:
+    entry = ENTRY if expected else NO_PAGING
+    found = next_page(entry, link, body, {"state": "open"})
+    assert found == (None if expected is None else {"state": "open", **expected})

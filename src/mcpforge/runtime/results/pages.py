@@ -8,20 +8,24 @@ number argument and the items this page held. A next URL's query values are type
 input schema; a next URL whose query the tool's arguments cannot express travels whole in the
 tool's page-URL argument (generated for tools that page that way). The hints stop: an explicit end
 (``rel="next"`` absent from a ``Link`` header, a null next key, ``has_more: false``, a short or
-empty page, the total reached) gives none.
+empty page, the total reached) gives none. Where the API says more results exist but no argument of
+the tool can ask for them (a next link whose query the tool does not take, a cursor without a cursor
+argument), the answer is :data:`Paging.UNREACHABLE`, so the model is told rather than left to think
+it has everything.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from enum import Enum
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ..contract import ToolEntry
 from .typed import kinds, typed_text
 
-__all__ = ["CONTAINERS", "NEXT_URL_KEYS", "PAGING_ARGS", "SIZE_ARGS", "next_page"]
+__all__ = ["CONTAINERS", "NEXT_URL_KEYS", "PAGING_ARGS", "SIZE_ARGS", "Paging", "next_page"]
 
 _LINK = re.compile(r'<([^>]*)>\s*;[^,]*?\brel="?([^",;]*)"?', re.IGNORECASE)
 CONTAINERS = ("", "meta", "pagination", "paging", "page_info", "pageInfo", "links", "_links", "response_metadata")
@@ -67,6 +71,12 @@ _ITEM_KEYS = ("data", "items", "results", "records", "entries", "values", "value
 _END = object()  # the response says there is no next page
 
 
+class Paging(Enum):
+    """What a response says of a next page when it cannot be given as this tool's arguments."""
+
+    UNREACHABLE = "more results exist, but no argument of this tool asks for them"
+
+
 def _query_args(entry: ToolEntry) -> dict[str, str]:
     """Query parameter name on the wire -> tool argument."""
     return {b.get("name", b["arg"]): b["arg"] for b in entry["bindings"] if b["in"] == "query"}
@@ -87,8 +97,12 @@ def _typed(entry: ToolEntry, arg: str, values: Sequence[str]) -> Any:
     return typed_text(values[-1], schema)
 
 
-def _from_url(entry: ToolEntry, url: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The arguments a next URL asks for; the whole URL in the page-URL argument when they cannot say it."""
+def _from_url(entry: ToolEntry, url: str, arguments: Mapping[str, Any]) -> dict[str, Any] | Paging | None:
+    """The arguments a next URL asks for; the whole URL in the page-URL argument when they cannot say it.
+
+    :data:`Paging.UNREACHABLE` when the URL asks for something the tool cannot (a query parameter it
+    does not take, another path); None when it asks for exactly this call again.
+    """
     by_wire = _query_args(entry)
     grouped: dict[str, list[str]] = {}
     for name, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
@@ -107,7 +121,9 @@ def _from_url(entry: ToolEntry, url: str, arguments: Mapping[str, Any]) -> dict[
             changes[arg] = typed
     if page_url and page_url in arguments:
         changes[page_url] = None  # the declared arguments say it all: the URL is dropped
-    return changes or None
+    if not changes:
+        return Paging.UNREACHABLE if unknown or not grouped else None
+    return changes
 
 
 def _link_next(header: str) -> str | object | None:
@@ -215,7 +231,7 @@ def _by_count(entry: ToolEntry, body: Any, arguments: Mapping[str, Any]) -> dict
     return {page: current + 1}
 
 
-def _from_body(entry: ToolEntry, body: Any, arguments: Mapping[str, Any]) -> dict[str, Any] | object | None:
+def _from_body(entry: ToolEntry, body: Any, arguments: Mapping[str, Any]) -> dict[str, Any] | Paging | object | None:
     if not isinstance(body, Mapping):
         return _by_count(entry, body, arguments)
     found = _find_next(body)
@@ -227,9 +243,11 @@ def _from_body(entry: ToolEntry, body: Any, arguments: Mapping[str, Any]) -> dic
             return _from_url(entry, value, arguments)
         page = _first(entry, _PAGE_ARGS)
         if isinstance(value, int) or (key in ("next_page", "nextPage") and str(value).isdigit()):
-            return {page: int(value)} if page else None
+            return {page: int(value)} if page else Paging.UNREACHABLE
         cursor = _cursor_arg(entry, key)
-        return {cursor: _typed(entry, cursor, [str(value)]) if isinstance(value, str) else value} if cursor else None
+        if cursor is None:
+            return Paging.UNREACHABLE
+        return {cursor: _typed(entry, cursor, [str(value)]) if isinstance(value, str) else value}
     data = body.get("data")
     starting_after = _first(entry, ("starting_after",))
     if body.get("has_more") is True and isinstance(data, list) and data and starting_after:
@@ -238,19 +256,32 @@ def _from_body(entry: ToolEntry, body: Any, arguments: Mapping[str, Any]) -> dic
             return {starting_after: last["id"]}
     page, total = body.get("page") or body.get("current_page"), body.get("total_pages") or body.get("last_page")
     page_arg = _first(entry, _PAGE_ARGS)
-    if isinstance(page, int) and isinstance(total, int) and page_arg:
-        return {page_arg: page + 1} if page < total else _END
-    return _by_count(entry, body, arguments)
+    if isinstance(page, int) and isinstance(total, int):
+        if page >= total:
+            return _END
+        return {page_arg: page + 1} if page_arg else Paging.UNREACHABLE
+    counted = _by_count(entry, body, arguments)
+    if counted is None and any(body.get(key) is True for key in _MORE_KEYS):
+        return Paging.UNREACHABLE
+    return counted
 
 
-def next_page(entry: ToolEntry, link_header: str, body: Any, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The full arguments of this tool for the next page, or None when there is none (or it cannot be said)."""
-    changes: dict[str, Any] | object | None = None
+def next_page(
+    entry: ToolEntry, link_header: str, body: Any, arguments: Mapping[str, Any]
+) -> dict[str, Any] | Paging | None:
+    """The full arguments of this tool for the next page; None when there is none; or that it cannot be asked."""
+    changes: dict[str, Any] | Paging | object | None = None
     if link_header:
         url = _link_next(link_header)
         changes = _from_url(entry, url, arguments) if isinstance(url, str) else url
-    if changes is None:
-        changes = _from_body(entry, body, arguments)
+    if changes is None or changes is Paging.UNREACHABLE:
+        said = _from_body(entry, body, arguments)
+        # A body's marker says "more" only of a page of items (a record may have a field named "next").
+        if said is Paging.UNREACHABLE and not _items(body):
+            said = None
+        changes = said if changes is None or isinstance(said, dict) else changes
+    if changes is Paging.UNREACHABLE:
+        return Paging.UNREACHABLE
     if not isinstance(changes, dict) or not changes:
         return None
     following = {**arguments, **changes}

@@ -22,7 +22,7 @@ from mcp import types
 from ..contract import ToolEntry
 from ..redact import Redactor
 from .media import base_media_type, media_kind
-from .pages import SIZE_ARGS, next_page
+from .pages import SIZE_ARGS, Paging, next_page
 from .problems import api_message
 from .select import documented_fields, select, unmatched
 from .sequences import parse_items
@@ -95,6 +95,7 @@ def _charset(content_type: str) -> str:
 OutputCheck = Callable[[Mapping[str, Any]], str | None]
 _NOTE_RESERVE = 200  # tokens kept for the sentences saying what a shortened result lost
 _MAX_SHOWN_ARGUMENTS = 2000  # characters of next-page arguments quoted in the note
+_UNREACHABLE = "no argument of this tool asks for the next page"
 NEXT_PAGE_META = "mcpforge/nextPage"  # _meta key: {"tool": name, "arguments": the next call's exact arguments}
 SHORTENED_META = "mcpforge/shortened"  # _meta key: what was cut to fit the result budget
 
@@ -222,7 +223,7 @@ def _json_result(
         return error_result(
             f"The API's JSON response is larger than the {len(response.body):,} bytes the server reads (its "
             "MAX_RESPONSE_BYTES setting), so it cannot be parsed; ask for less: "
-            + _guidance(entry, None, True, shaping)
+            + _guidance(entry, None, True, shaping, unreachable=False)
         )
     try:
         body = json.loads(response.body)
@@ -278,7 +279,10 @@ def _value_result(
             return error_result(problem)
         value = select(body, shaping.fields)
     value = redact.value(value)
-    following = next_page(entry, response.link, body, shaping.arguments)
+    paging = next_page(entry, response.link, body, shaping.arguments)
+    # The next call's arguments come from the API's answer, which may echo a query credential in its next link.
+    following = redact.value(paging) if isinstance(paging, dict) else None
+    unreachable = paging is Paging.UNREACHABLE
     text = _dumps(value)
     notes: list[str] = [first_note] if first_note else []
     meta: dict[str, Any] = {}
@@ -288,11 +292,11 @@ def _value_result(
     share = shaping.budget // 2 if has_output else shaping.budget
     shortened = tokens_of(text) > share
     if shortened:
-        guidance = _guidance(entry, following, True, shaping)
+        guidance = _guidance(entry, following, True, shaping, unreachable=unreachable)
         room = share - tokens_of(guidance) - _NOTE_RESERVE
         shrunk = shrink(value, max(room, 1), lambda v: tokens_of(_dumps(v)))
         value, text = shrunk.value, _dumps(shrunk.value)
-        guidance = _guidance(entry, following, shrunk.items_left_out > 0, shaping)
+        guidance = _guidance(entry, following, shrunk.items_left_out > 0, shaping, unreachable=unreachable)
         notes.append(
             f"[Result shortened to fit the budget of {shaping.budget:,} tokens: {'; '.join(shrunk.cuts)}. "
             f"To get the rest: {guidance}]"
@@ -300,6 +304,10 @@ def _value_result(
         meta[SHORTENED_META] = list(shrunk.cuts)
     elif following is not None:
         notes.append(f"[More results: {_next_call(entry, following)}]")
+    elif unreachable:
+        notes.append(
+            f"[More results exist, but {_UNREACHABLE}: narrow the request with its arguments to see the rest.]"
+        )
     if following is not None:
         meta[NEXT_PAGE_META] = {"tool": tool["name"], "arguments": following}
     structured = {"result": value} if wrapped else value
@@ -325,7 +333,9 @@ def body_schema(entry: ToolEntry) -> Any:
     return schema.get("properties", {}).get("result", True) if entry["outputWrapped"] else schema
 
 
-def _guidance(entry: ToolEntry, following: Mapping[str, Any] | None, left_out: bool, shaping: Shaping) -> str:
+def _guidance(
+    entry: ToolEntry, following: Mapping[str, Any] | None, left_out: bool, shaping: Shaping, *, unreachable: bool
+) -> str:
     """How to get what was left out, with this tool's own arguments."""
     ways = []
     select_arg = entry.get("select")
@@ -343,7 +353,8 @@ def _guidance(entry: ToolEntry, following: Mapping[str, Any] | None, left_out: b
         ways.append(f"ask for a smaller page with {sizes[0]!r}")
     if following is not None:
         ways.append(f"the next page: {_next_call(entry, following)}")
-    return "; or ".join(ways) or "narrow the request with this tool's arguments"
+    shown = "; or ".join(ways) or "narrow the request with this tool's arguments"
+    return f"{shown} (more results exist beyond this page, but {_UNREACHABLE})" if unreachable else shown
 
 
 def _http_error(
