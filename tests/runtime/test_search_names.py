@@ -214,3 +214,40 @@ def test_a_word_every_operation_takes_still_finds_the_resource_it_names() -> Non
     ]
     entries.append(entry("list_doctors", "GET", "/api/doctors", "Retrieve or search doctors", doctor=doctor))
     assert first(entries, "list the doctors in our practice", limit=1) == ["list_doctors"]
+
+
+def test_who_someone_reports_to_is_a_manager_and_who_reports_to_them_direct_reports() -> None:
+    entries = [
+        entry("get_manager", "GET", "/users/{id}/manager", "Get a user's manager"),
+        entry("list_direct_reports", "GET", "/users/{id}/directReports", "List a user's direct reports"),
+        entry("list_reports", "GET", "/reports", "List usage reports"),
+        entry("get_user", "GET", "/users/{id}", "Get a user"),
+    ]
+    assert first(entries, "who does Mia report to?", limit=1) == ["get_manager"]
+    assert first(entries, "who did the new hire report to last year?", limit=1) == ["get_manager"]
+    assert first(entries, "who's on Liam's team, the people who report to him?", limit=1) == ["list_direct_reports"]
+    assert first(entries, "list everyone reporting to the CFO", limit=1) == ["list_direct_reports"]
+    assert stem("manager") not in query_terms("send the report to finance")
+
+
+def test_a_guest_is_invited_and_what_was_open_last_is_recent() -> None:
+    assert query_terms("add a guest from our partner company")[stem("invitation")] >= 0.5
+    opened = query_terms("what did I last open in OneDrive?")
+    assert stem("recent") in opened and stem("open") not in opened  # not an open shift or an open issue
+    assert query_terms("when was this access key last used")[stem("used")] == 1.0
+    for away in ("turn on automatic replies while I'm on holiday", "set up an auto reply", "my out of office"):
+        assert {stem("mailbox"), stem("setting")} <= set(query_terms(away)), away
+    assert stem("while") not in query_terms("turn on automatic replies while I'm on holiday")
+
+
+def test_what_things_lack_in_a_which_question_filters_them() -> None:
+    lacking = query_terms("which users don't have a license yet?")
+    assert lacking[stem("user")] == 1.0 and lacking[stem("license")] < 1.0
+    assert query_terms("which devices are not compliant?")[stem("compliant")] < 1.0
+    # What they are or did is what is asked: "installed" finds the installations.
+    assert query_terms("which GitHub apps are installed in our org?")[stem("installed")] == 1.0
+
+
+def test_a_tenant_is_the_organization() -> None:
+    tenant = query_terms("what are our tenant's details?")
+    assert tenant[stem("organization")] >= 0.8 and stem("domain") not in tenant  # not its domains

@@ -15,7 +15,7 @@ from collections.abc import Container
 
 from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
-from .sentences import described, intent, lets_someone, lexicon_stems, meant, methods_of, said_words, undone
+from .sentences import condition, described, intent, lets_someone, lexicon_stems, meant, methods_of, said_words, undone
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["names_someone", "query_terms"]
@@ -99,7 +99,10 @@ def query_terms(text: str) -> dict[str, float]:
         weights[stem("send")] = 0.8
     if said and said[0] in FIRST_VERBS:  # "like the drone video": a like, though "like" is a stopword
         weights[stem(said[0])] = 1.0
-    describing, purpose, scope = described(said), _purpose(said), _scope(said)
+    # What a "which" question's things lack ("which users don't have a license") only filters them, as
+    # what someone did to them does ("the movies I added"): each word counts less, without its lexicon's
+    # words (a license's subscriptions, a sign-in's sessions would name other things than the users).
+    describing, purpose, scope = described(said) | condition(said), _purpose(said), _scope(said)
     index = 0
     while index < len(said):
         if index in describing or index in purpose or index in scope:  # "the movies I added": which movies

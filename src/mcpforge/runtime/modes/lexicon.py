@@ -299,6 +299,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "recent": (("recent", "list"), 0.5),
     "recently": (("recent",), 0.8),
     "lately": (("recent",), 0.8),
+    # What someone had open last: "what did I last open", "the files I last worked on".
+    **dict.fromkeys(
+        ("last open", "last opened", "last viewed", "last edited", "last worked on", "opened recently"),
+        (("recent", "used", "viewed"), 0.8),
+    ),
     "log in": (("login", "authenticated", "session", "sign"), 0.7),
     "logged in": (("authenticated", "login", "session", "current"), 0.8),
     "sign in": (("login", "authenticated", "session", "sign"), 0.7),
@@ -355,7 +360,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "call": (("meeting", "call", "phone"), 0.4),
     "video call": (("meeting", "video"), 0.9),
     "vat": (("tax",), 0.9),
-    "out of office": (("automatic", "reply", "vacation", "mailbox", "setting"), 0.7),
+    # A mailbox's answer while its owner is away: "turn on my out of office", "set up automatic replies".
+    **dict.fromkeys(
+        ("out of office", "automatic replies", "automatic reply", "auto reply", "auto replies", "away message"),
+        (("automatic", "reply", "vacation", "mailbox", "setting"), 0.7),
+    ),
     "link": (("url", "link", "invitation"), 0.5),
     # Resizing changes a thing's size: an update where the API has no resize of its own.
     "resize": (("size", "update"), 0.6),

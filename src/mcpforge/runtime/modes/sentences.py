@@ -16,7 +16,17 @@ from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, 
 from .lexicon import EVERYDAY
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
-__all__ = ["described", "intent", "lets_someone", "lexicon_stems", "meant", "methods_of", "said_words", "undone"]
+__all__ = [
+    "condition",
+    "described",
+    "intent",
+    "lets_someone",
+    "lexicon_stems",
+    "meant",
+    "methods_of",
+    "said_words",
+    "undone",
+]
 
 # Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
 # things, not what to do now.
@@ -45,6 +55,26 @@ def described(said: list[str]) -> set[int]:
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
     return done_to | _relative(said)
+
+
+def condition(said: list[str]) -> set[int]:
+    """Where a "which" question says what its things lack: "which users don't have a license yet".
+
+    The things (users) are what to list; what they are not or have not (a license) only filters them.
+    A clause that says what they are or did ("which apps are installed") is what is asked, and stays.
+    """
+    if len(said) < 4 or said[0] != "which" or said[1] in STOPWORDS or said[1] in _BE:
+        return set()
+    for index in range(2, min(len(said) - 1, 5)):
+        if said[index] in _NEGATED or (said[index] in _BE_OR_HAVE and said[index + 1] in _NOT):
+            return set(range(index + 1, len(said)))
+    return set()
+
+
+# A question's clause said in the negative: "which devices are not compliant", "which repos have no README".
+_NEGATED = wordset("dont doesnt didnt arent isnt wasnt werent havent hasnt hadnt cant never")
+_BE_OR_HAVE = wordset("am is are was were have has had do does did")
+_NOT = wordset("not no never")
 
 
 def _relative(said: list[str]) -> set[int]:
@@ -118,10 +148,20 @@ _WRAPPED = re.compile(
 _ONE_ON_ONE = re.compile(r"\b1(?::|-on-|\s+on\s+)1s?\b", re.IGNORECASE)
 
 
+# Who someone works for, and who works for them: "who does Mia report to" asks for her manager, "the
+# people who report to Liam" for his direct reports (the words a directory API names them by).
+_REPORTS_TO = re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)report\s+to\b", re.IGNORECASE)
+_REPORTING_TO = re.compile(
+    r"\b(who|people|everyone|anyone|those|staff|employees)\s+(?:that\s+|who\s+)?(?:reports?|reporting)\s+to\b",
+    re.IGNORECASE,
+)
+
+
 def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
     text = _WRAPPED.sub("", _ONE_ON_ONE.sub("one on one", text.replace("\u2019", "'")))
     text = _GIVE_ME.sub(r"\1show me ", text)
+    text = _REPORTING_TO.sub(r"\1 are the direct reports of", _REPORTS_TO.sub(r"is the manager of \1", text))
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
 
 

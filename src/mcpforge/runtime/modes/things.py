@@ -72,6 +72,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "card": (("card", "payment", "method", "source"), 0.5),
     "people": (("user", "member", "person"), 0.6),
     "boss": (("manager",), 0.9),
+    # Someone from outside the organisation, let in by an invitation: "add a guest from our partner company".
+    **dict.fromkeys(("guest", "guests"), (("invitation",), 0.6)),
     "org chart": (("manager", "direct", "report"), 0.7),
     "subfolder": (("child", "children", "folder"), 0.8),
     "sub folder": (("child", "children", "folder"), 0.8),
@@ -142,7 +144,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "space": (("quota", "storage", "drive"), 0.4),
     "storage": (("drive", "quota"), 0.4),
     "license": (("license", "sku", "seat", "subscription"), 0.5),  # what a company buys seats of
-    "tenant": (("organization", "directory", "domain"), 0.6),
+    "tenant": (("organization",), 0.8),
     "company": (("organization", "user"), 0.4),
     # what everyone does, counted: "how many emails did people send across the company" asks for a report
     "across the company": _USAGE,

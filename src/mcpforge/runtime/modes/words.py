@@ -34,7 +34,7 @@ STOPWORDS = wordset(
     "out over off you your yours we our us they them their he she his her him i im i'm let lets let's "
     "want wants need needs like would could thing things stuff one ones what which who whom whose how "
     "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt hasnt havent "
-    "wasnt werent shouldnt couldnt wouldnt more "
+    "wasnt werent shouldnt couldnt wouldnt more while "
     "anything something everything nothing"
 )
 
