@@ -251,3 +251,10 @@ def test_what_things_lack_in_a_which_question_filters_them() -> None:
 def test_a_tenant_is_the_organization() -> None:
     tenant = query_terms("what are our tenant's details?")
     assert tenant[stem("organization")] >= 0.8 and stem("domain") not in tenant  # not its domains
+
+
+def test_one_letter_with_a_number_is_a_value_not_a_word() -> None:
+    cells = query_terms("read cells A1 to C10 of the sales sheet")
+    assert "c" not in cells and "a" not in cells and cells[stem("sheet")] == 1.0
+    assert "e" not in query_terms("give the new hire an E5 license")
+    assert "ec" in query_terms("list my EC2 instances")  # two letters: a product (EC2), not a cell

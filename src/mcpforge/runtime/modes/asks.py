@@ -32,8 +32,9 @@ _COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
-# names, keys such as PROJ-123, INC-7 or us-east1 (a hyphen and a number: "to-do" and "all-hands" are words).
-_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|(?=\S*-)(?=\S*\d)\S+")
+# names, keys such as PROJ-123, INC-7 or us-east1 (a hyphen and a number: "to-do" and "all-hands" are words),
+# and one letter with a number: a cell (A1, C10), a plan (E5), a version (v2).
+_VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|(?=\S*-)(?=\S*\d)\S+|[A-Za-z]\d{1,3}")
 VALUE_WEIGHT = 0.15
 # What a state's adjective names: a "compliant" device's compliance, an "important" email's importance.
 _STATE_NOUN = 0.7
