@@ -147,3 +147,12 @@ def test_unreachable_only_when_nothing_can_ask_for_more(link: str, body: Any, ex
     entry = ENTRY if expected else NO_PAGING
     found = next_page(entry, link, body, {"state": "open"})
     assert found == (None if expected is None else {"state": "open", **expected})
+
+
+def test_a_page_count_without_a_page_argument_pages_by_the_tools_offset() -> None:
+    by_offset: Any = {
+        "tool": {"name": "list", "inputSchema": {"properties": {"offset": {"type": "integer"}}}},
+        "bindings": [{"arg": "offset", "in": "query"}],
+    }
+    body = {"results": ROWS, "page": 1, "total_pages": 3}
+    assert next_page(by_offset, "", body, {}) == {"offset": 2}
