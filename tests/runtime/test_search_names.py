@@ -8,7 +8,8 @@ from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
-from mcpforge.runtime.modes.index import SearchIndex, analyse, analyse_api, entry_texts
+from mcpforge.runtime.modes.documents import analyse, analyse_api, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
 

@@ -10,7 +10,8 @@ import pytest
 from helpers import build, write_spec
 from helpers import search_entry as entry
 from mcpforge.runtime.modes.asks import query_terms
-from mcpforge.runtime.modes.index import SearchIndex, Weights, analyse, entry_texts
+from mcpforge.runtime.modes.documents import analyse, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex, Weights
 from mcpforge.runtime.modes.properties import Properties, property_phrases, who_made
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.targets.search import search_documents

@@ -138,7 +138,7 @@ class ToolsFile(TypedDict):
 
 
 class SearchFile(TypedDict):
-    """``search.json``: each tool's words as the search index counts them (:mod:`.modes.index`)."""
+    """``search.json``: each tool's words as the search index counts them (:mod:`.modes.documents`)."""
 
     formatVersion: int
     fields: list[str]

@@ -18,7 +18,7 @@ from typing import Any
 from mcpforge.openapi.model import Operation, SchemaDefs
 from mcpforge.runtime.contract import SEARCH_FORMAT_VERSION, SearchFile
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
-from mcpforge.runtime.modes.index import FIELDS, ArgumentMemo, analyse, operation_texts
+from mcpforge.runtime.modes.documents import FIELDS, ArgumentMemo, analyse, operation_texts
 from mcpforge.runtime.modes.words import terms
 from mcpforge.runtime.results.defs import deref
 from mcpforge.runtime.results.media import is_json

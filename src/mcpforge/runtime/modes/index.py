@@ -11,7 +11,7 @@ word every operation takes as an argument ("doctor") still finds the one resourc
 
 A request's terms come from :func:`.asks.query_terms` (its words and the everyday lexicon's). An
 operation whose method is the one the request's verb asks for (:func:`.asks.intent`; for an
-action named in the path, the method its verb means: :func:`rpc_method`) is raised, as is one
+action named in the path, the method its verb means: :func:`.documents.rpc_method`) is raised, as is one
 whose path is short (the general operation before its variants), and, when the request names
 someone (:func:`.asks.names_someone`), one on a person's things (``/users/{id}/...``); and the results are
 spread over different actions: an API that repeats one tree under several roots (``/me``,
@@ -24,7 +24,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,25 +31,13 @@ from typing import Any
 
 from ..contract import ToolEntry
 from .asks import names_someone, query_terms
-from .compounds import split_run_together, vocabulary
+from .documents import PARAMETER, analyse_api, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
 from .sentences import intent
 from .words import stem, terms, words
 
-__all__ = [
-    "FIELDS",
-    "ArgumentMemo",
-    "Hit",
-    "SearchIndex",
-    "Weights",
-    "analyse",
-    "analyse_api",
-    "entry_texts",
-    "operation_texts",
-    "rpc_method",
-    "summary_of",
-]
+__all__ = ["Hit", "SearchIndex", "Weights", "summary_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,33 +74,8 @@ class Weights:
     named_rarity: float = 0.4
 
 
-# The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
-FIELDS = (
-    "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results",
-    "properties",
-)  # fmt: skip
-_PARAMETER = re.compile(r"^\{[^}]*\}$")
 # The fields of what an operation takes (its parameters and body), not of what it is.
 _INPUTS = frozenset({"arguments", "details"})
-_CAST = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
-_DEFS = "#/$defs/"
-_AUTH_NOTE = re.compile(r"\s*Auth: [^.]*\.\s*$")
-# What an operation does, from its method and the shape of its path, in the words the lexicon maps
-# people's words to (lexicon.EVERYDAY: "show" is get and list, "make" is create). A request's terms add
-# up, so each action says its own words once: listing every synonym here would count one said word
-# several times over.
-_ACTIONS = {
-    "GET": "get single",
-    "POST": "create add",
-    "PUT": "update set",
-    "PATCH": "update",
-    "DELETE": "delete remove",
-}
-
-
-# What one schema object says of its arguments, by identity: (the schema, names, notes). Tools share
-# their argument and body schemas (Graph: 11,000 tools, a few thousand distinct arguments).
-ArgumentMemo = dict[tuple[int, int], tuple[Any, list[str], list[str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,123 +84,6 @@ class Hit:
 
     entry: ToolEntry
     score: float
-
-
-def operation_texts(
-    *,
-    name: str,
-    title: str,
-    method: str,
-    path: str,
-    toolsets: Sequence[str],
-    description: str,
-    input_schema: Any,
-    select: str | None = None,
-    memo: ArgumentMemo | None = None,
-) -> dict[str, str]:
-    """What the index reads of one operation, field by field (``topic`` and ``results`` are the generator's).
-
-    ``select`` names mcpforge's own field-selection argument, which says nothing of the operation;
-    ``memo`` keeps what shared argument schemas say across the operations of one analysis.
-    """
-    method = method.upper()
-    segments, suffixes = _trimmed(method, [s for s in path.split("/") if s])
-    static = [s for s in segments if not _PARAMETER.match(s)]
-    method, listing = rpc_method(method, segments)
-    action = "list all" if listing else _ACTIONS.get(method, "")
-    names: list[str] = []
-    notes: list[str] = []
-    if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):
-        input_schema = {**input_schema, "properties": {**input_schema["properties"]}}
-        del input_schema["properties"][select]
-    defs = input_schema.get("$defs") if isinstance(input_schema, dict) else None
-    _arguments(input_schema, names, notes, 0, {} if memo is None else memo, defs if isinstance(defs, dict) else {})
-    return {
-        "action": action,
-        "name": name,
-        "title": title,
-        "resource": static[-1] if static else "",
-        "path": " ".join(static[:-1] + [s for s in suffixes if not _PARAMETER.match(s)]),
-        "tags": " ".join(dict.fromkeys(toolsets)),
-        "description": description,
-        "arguments": " ".join(names),
-        "details": " ".join(dict.fromkeys(notes)),
-    }
-
-
-def entry_texts(entry: ToolEntry) -> dict[str, str]:
-    """What the index reads of an operation when only ``tools.json`` describes it (``mcpforge serve``)."""
-    tool = entry["tool"]
-    return operation_texts(
-        name=str(tool["name"]),
-        title=str(tool.get("title") or ""),
-        method=entry["method"],
-        path=entry["path"],
-        toolsets=entry.get("toolsets", []),
-        description=_AUTH_NOTE.sub("", str(tool.get("description") or "")),
-        input_schema=tool.get("inputSchema", {}),
-        select=entry.get("select"),
-    )
-
-
-def analyse(texts: Mapping[str, str], seen: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
-    """Each field's text as the terms the index counts (``seen``: texts analysed before, which APIs repeat)."""
-    if seen is None:
-        return {name: terms(text) for name, text in texts.items()}
-    analysed = {}
-    for name, text in texts.items():
-        found = seen.get(text)
-        if found is None:
-            found = seen[text] = terms(text)
-        analysed[name] = found
-    return analysed
-
-
-def analyse_api(texts: Sequence[Mapping[str, str]]) -> list[dict[str, list[str]]]:
-    """Each operation's fields (:func:`operation_texts`) as terms, with the words its path runs together."""
-    known = vocabulary(texts)
-    seen: dict[str, list[str]] = {}
-    return [analyse(split_run_together(fields, known), seen) for fields in texts]
-
-
-def _arguments(
-    schema: Any, names: list[str], notes: list[str], depth: int, memo: ArgumentMemo, defs: Mapping[str, Any]
-) -> None:
-    """The names and descriptions of a schema's properties, through allOf/anyOf/oneOf and the input
-    schema's own ``$defs`` (where a shared or recursive body lives), two levels down."""
-    if not isinstance(schema, dict) or depth > 2:
-        return
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_DEFS):
-        schema = defs.get(ref[len(_DEFS) :])
-        if not isinstance(schema, dict):
-            return
-    found = memo.get((id(schema), depth))
-    if found is None or found[0] is not schema:
-        found = (schema, [], [])
-        memo[(id(schema), depth)] = found  # before the walk: a schema that includes itself ends here
-        _walk(schema, found[1], found[2], depth, memo, defs)
-    if found[1] is not names:
-        names.extend(found[1])
-        notes.extend(found[2])
-
-
-def _walk(
-    schema: dict[str, Any], names: list[str], notes: list[str], depth: int, memo: ArgumentMemo, defs: Mapping[str, Any]
-) -> None:
-    for key in ("allOf", "anyOf", "oneOf"):
-        for part in schema.get(key, ()):
-            _arguments(part, names, notes, depth, memo, defs)
-    properties = schema.get("properties")
-    if not isinstance(properties, dict):
-        return
-    for name, value in properties.items():
-        if name != "body":
-            names.append(name)
-        if isinstance(value, dict):
-            if isinstance(value.get("description"), str):
-                notes.append(value["description"])
-            _arguments(value, names, notes, depth + 1, memo, defs)
 
 
 class SearchIndex:
@@ -273,7 +118,7 @@ class SearchIndex:
         methods = [entry["method"].upper() for entry in self.entries]
         # Paths without their OData suffixes: a list and its count or type cast are one action.
         paths = [[s for s in e["path"].split("/") if s] for e in self.entries]
-        segments = [_trimmed(method, s)[0] for method, s in zip(methods, paths, strict=True)]
+        segments = [trimmed(method, s)[0] for method, s in zip(methods, paths, strict=True)]
         self._methods = [rpc_method(method, s)[0] for method, s in zip(methods, segments, strict=True)]
         self._postings: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
         k1, inputs_read = self.weights.k1, self.weights.inputs_read
@@ -370,46 +215,6 @@ class SearchIndex:
         return [hit.entry["tool"]["name"] for hit in hits]
 
 
-# What an action named in a path does: AWS's /#Action=DeleteUser, Slack's /conversations.list and
-# /chat.postMessage, Graph's /microsoft.graph.getMemberGroups. Such APIs call every action with GET
-# or POST: the verb in the name, not the HTTP method, says whether it reads, writes or deletes.
-_RPC_VERBS = {
-    **dict.fromkeys(("list", "search", "query", "find"), "LIST"),
-    **dict.fromkeys(("get", "describe", "read", "fetch", "lookup", "info", "view", "history"), "GET"),
-    **dict.fromkeys(("create", "add", "post", "insert", "new", "upload", "send", "attach", "register"), "POST"),
-    **dict.fromkeys(("put", "set", "replace"), "PUT"),
-    **dict.fromkeys(("update", "modify", "edit", "change", "rename", "enable", "disable"), "PATCH"),
-    **dict.fromkeys(("delete", "remove", "detach", "destroy", "drop", "revoke", "deregister"), "DELETE"),
-}
-# A read or a deletion sent with a body: a POST whose path ends in the word for it.
-_BARE_VERBS = {
-    **dict.fromkeys(("list", "search", "query", "find", "lookup"), "LIST"),
-    **dict.fromkeys(("delete", "prune", "purge"), "DELETE"),
-}
-_BODY_METHODS = frozenset({"POST", "PUT"})
-_NAMED_ACTION = re.compile(r"(?:^|[.=])([a-z]+|[A-Z][a-z]+)[A-Z][A-Za-z0-9]*$|\.([a-z]+)$")
-
-
-def rpc_method(method: str, segments: Sequence[str]) -> tuple[str, bool]:
-    """The method an operation acts as, and whether it lists: its path's named action's, else its own.
-
-    A GET of a collection lists; a GET of an item gets one.
-    """
-    verb = _named_verb(segments[-1]) if segments else None
-    if verb is None and method in _BODY_METHODS and segments:
-        # Azure's POST .../config/appsettings/list, Square's POST /v2/customers/search, Docker's POST /images/prune
-        verb = _BARE_VERBS.get(segments[-1].lower())
-    if verb is not None:
-        return ("GET", True) if verb == "LIST" else (verb, False)
-    return method, method == "GET" and bool(segments) and not _PARAMETER.match(segments[-1])
-
-
-def _named_verb(segment: str) -> str | None:
-    """What the action a path segment names does ("LIST", "GET", "POST", ...), if it names one."""
-    found = None if _PARAMETER.match(segment) else _NAMED_ACTION.search(segment)
-    return _RPC_VERBS.get((found.group(1) or found.group(2)).lower()) if found else None
-
-
 # Where a path reaches one person's things: /users/{id}/..., /members/{idMember}/..., /Users/{userId}/...
 _PEOPLE = frozenset({"user", "users", "member", "members", "people", "person", "persons"})
 
@@ -417,21 +222,21 @@ _PEOPLE = frozenset({"user", "users", "member", "members", "people", "person", "
 def _personal(segments: list[str]) -> bool:
     """Whether a path goes through one person (a users, members or people segment and its parameter)."""
     return any(
-        segment.lower() in _PEOPLE and _PARAMETER.match(after) is not None
+        segment.lower() in _PEOPLE and PARAMETER.match(after) is not None
         for segment, after in itertools.pairwise(segments)
     )
 
 
 def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
-    named = [s for s in segments if not _PARAMETER.match(s)]
+    named = [s for s in segments if not PARAMETER.match(s)]
     resource = named[-1] if named else ""
-    if len(named) > 1 and resource == segments[-1] and ("." in resource or _named_verb(resource)):
+    if len(named) > 1 and resource == segments[-1] and ("." in resource or named_verb(resource)):
         # An action the path names acts on what comes before it: copying a drive item and copying a
         # mail folder (Graph's .../items/{id}/microsoft.graph.copy, .../mailFolders/{id}/...copy) are
         # two; cloning a team (.../teams/{id}/..., .../joinedTeams/{id}/...) is one, by the last word.
         thing = words(named[-2])
         resource = f"{stem(thing[-1]) if thing else named[-2]}/{resource}"
-    return method, resource, bool(segments and _PARAMETER.match(segments[-1]))
+    return method, resource, bool(segments and PARAMETER.match(segments[-1]))
 
 
 def _rarity(total: int, holding: int) -> float:
@@ -441,25 +246,8 @@ def _rarity(total: int, holding: int) -> float:
 
 def _parent(segments: list[str]) -> str:
     """The named segment before the resource: what it belongs to."""
-    named = [s for s in segments if not _PARAMETER.match(s)]
+    named = [s for s in segments if not PARAMETER.match(s)]
     return named[-2] if len(named) > 1 else ""
-
-
-def _trimmed(method: str, segments: list[str]) -> tuple[list[str], list[str]]:
-    """A path's segments without the OData suffixes that say how, not what, and those suffixes.
-
-    ``/$ref``, ``/$value`` and ``/$count`` act on the resource before them, and so does a GET's type
-    cast (``/members/microsoft.graph.user``: a namespaced name without the parentheses of a function,
-    and not an action such as ``/users.info``).
-    """
-    end = len(segments)
-    while end > 1 and (segments[end - 1].startswith("$") or (method == "GET" and _is_cast(segments[end - 1]))):
-        end -= 1
-    return segments[:end], segments[end:]
-
-
-def _is_cast(segment: str) -> bool:
-    return bool(_CAST.match(segment)) and _named_verb(segment) is None
 
 
 def summary_of(entry: ToolEntry) -> dict[str, Any]:

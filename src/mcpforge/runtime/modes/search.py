@@ -19,7 +19,8 @@ from mcp import types
 from ..calling.api import Api, Prompt
 from ..contract import SearchFile, ToolEntry, toolset_names
 from ..results.responses import error_result
-from .index import FIELDS, SearchIndex, analyse_api, entry_texts, summary_of
+from .documents import FIELDS, analyse_api, entry_texts
+from .index import SearchIndex, summary_of
 from .listing import SEARCH_TOOLS
 
 __all__ = ["META_TOOLS", "SCHEMA_BYTES", "Catalog"]
