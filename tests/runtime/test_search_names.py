@@ -259,3 +259,7 @@ def test_one_letter_with_a_number_is_a_value_not_a_word() -> None:
     assert "c" not in cells and "a" not in cells and cells[stem("sheet")] == 1.0
     assert "e" not in query_terms("give the new hire an E5 license")
     assert "ec" in query_terms("list my EC2 instances")  # two letters: a product (EC2), not a cell
+
+
+def test_what_workflows_use_are_a_cis_actions() -> None:
+    assert query_terms("set a repo variable called REGION for the workflows")[stem("action")] >= 0.5

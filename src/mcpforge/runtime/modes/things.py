@@ -60,6 +60,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "ci": (("workflow", "action", "check", "run", "build"), 0.6),
     "build": (("workflow", "run", "job"), 0.4),
     "pipeline": (("workflow", "run"), 0.5),
+    # What a CI's workflows run on and use: its actions ("a secret the workflows can use").
+    **dict.fromkeys(("workflow", "workflows"), (("action",), 0.6)),
     "job": (("run", "task", "build"), 0.3),
     "chargeback": (("dispute",), 1.0),
     "chargebacks": (("dispute",), 1.0),
