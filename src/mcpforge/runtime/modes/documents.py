@@ -31,7 +31,7 @@ __all__ = [
     "trimmed",
 ]
 
-# The fields of an operation the index reads, in search.json's order (their weights: :class:`Weights`).
+# The fields of an operation the index reads, in search.json's order (their weights: :class:`.index.Weights`).
 FIELDS = (
     "action", "name", "title", "resource", "path", "tags", "topic", "description", "arguments", "details", "results",
     "properties",

@@ -1,8 +1,8 @@
 """The search index of an API's operations: BM25F over what the document says of each, and the request's intent.
 
-Each operation is a document of fields, each weighted (:class:`Weights`): what its method and
-path shape do in everyday words (``action``), its name, its summary, the resource its path ends
-with, the rest of its path, its tags, its description, and its arguments' names. A field's term
+Each operation is a document of fields (:mod:`.documents`: what its method and path shape do in
+everyday words, its name, its summary, the resource its path ends with, the rest of its path, its
+tags, its description, its arguments' names), each weighted (:class:`Weights`). A field's term
 frequencies are normalised by the field's length, weighted, summed, saturated (BM25's ``k1``) and
 multiplied by the term's rarity (IDF) once, when the index is built: a request then costs one
 lookup per term (:meth:`SearchIndex.search`, milliseconds for 11,000 operations). Where a term names
