@@ -10,7 +10,8 @@ from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.documents import analyse, analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
-from mcpforge.runtime.modes.sentences import intent
+from mcpforge.runtime.modes.properties import property_phrases
+from mcpforge.runtime.modes.sentences import intent, unwrapped
 from mcpforge.runtime.modes.words import stem
 
 
@@ -263,3 +264,20 @@ def test_one_letter_with_a_number_is_a_value_not_a_word() -> None:
 
 def test_what_workflows_use_are_a_cis_actions() -> None:
     assert query_terms("set a repo variable called REGION for the workflows")[stem("action")] >= 0.5
+
+
+def test_who_asked_and_the_courtesies_around_a_request_are_not_what_it_asks() -> None:
+    bare = "show my unread emails"
+    for wrapped in (
+        "my boss asked me to show my unread emails",
+        "Sam wants us to show my unread emails, thanks!",
+        "please show my unread emails for me",
+        "hey, could you quickly show my unread emails",
+        "I'd like you to show my unread emails asap",
+    ):
+        assert query_terms(wrapped) == query_terms(bare), wrapped
+    # A question about who asked is kept whole.
+    assert unwrapped("who wants me to review their PR?") == "who wants me to review their PR?"
+    # What a change sets is read through the courtesies too.
+    asked = "can you make develop the default branch for me?"
+    assert property_phrases(asked, intent(asked)) == ["default branch"]

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from .asks import query_terms
 from .intents import CREATE, READ
+from .sentences import unwrapped
 from .words import STOPWORDS, VALUES, terms, wordset
 
 __all__ = ["Properties", "property_phrases", "who_made"]
@@ -89,6 +90,7 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     """
     if "DELETE" in wanted:
         return []
+    request = unwrapped(request)  # "can you make develop the default branch for me?"
     phrases = []
     for owner, after in _POSSESSIVE.findall(request) if wanted != CREATE else ():
         if owner.lower() not in _NOT_OWNERS:

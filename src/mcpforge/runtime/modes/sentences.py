@@ -26,6 +26,7 @@ __all__ = [
     "methods_of",
     "said_words",
     "undone",
+    "unwrapped",
 ]
 
 # Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
@@ -136,10 +137,10 @@ _GIVE_ME = re.compile(
 # How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
 # possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads).
 _WRAPPED = re.compile(
-    r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so)[\s,]+|would you mind[\s,]+"
+    r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
     r"|(?:can|could|would|will) you(?: please)?[\s,]+"
     r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
-    r"|go ahead and[\s,]+|(?:i|we) (?:need|want|would like|'d like|have) to[\s,]+)+",
+    r"|go ahead and[\s,]+|(?:i|we)(?: need| want| would like|'d like| have) (?:you )?to[\s,]+)+",
     re.IGNORECASE,
 )
 
@@ -157,9 +158,29 @@ _REPORTING_TO = re.compile(
 )
 
 
+# Who asked for it ("my boss asked me to ...", "Sam wants us to ...") and the courtesies after it ("...
+# for me, thanks"): what the request is put in, not what it asks. Not a question ("who wants me to review").
+_ASKED_TO = re.compile(
+    r"^\s*(?!(?:who|what|which|when|where|why|how)\b)(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:asked|wants|told|needs|would like)\s+(?:me|us)\s+to\s+",
+    re.IGNORECASE,
+)
+_COURTESY_END = re.compile(
+    r"(?:[\s,]+(?:for\s+(?:me|us)|please|thanks|thank\s+you|thx|cheers|asap|right away|if you can))+\s*([.!?]*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def unwrapped(text: str) -> str:
+    """A request without what it is put in: "can you", "my boss asked me to", "for me, thanks"."""
+    text = _WRAPPED.sub("", text.replace("\u2019", "'"))
+    text = _WRAPPED.sub("", _ASKED_TO.sub("", text))
+    return _COURTESY_END.sub(r"\1", text)
+
+
 def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    text = _WRAPPED.sub("", _ONE_ON_ONE.sub("one on one", text.replace("\u2019", "'")))
+    text = unwrapped(_ONE_ON_ONE.sub("one on one", text))
     text = _GIVE_ME.sub(r"\1show me ", text)
     text = _REPORTING_TO.sub(r"\1 are the direct reports of", _REPORTS_TO.sub(r"is the manager of \1", text))
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
