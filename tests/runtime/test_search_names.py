@@ -281,3 +281,14 @@ def test_who_asked_and_the_courtesies_around_a_request_are_not_what_it_asks() ->
     # What a change sets is read through the courtesies too.
     asked = "can you make develop the default branch for me?"
     assert property_phrases(asked, intent(asked)) == ["default branch"]
+
+
+def test_who_holds_a_role_asks_for_its_members() -> None:
+    entries = [
+        entry("list_roles", "GET", "/directoryRoles", "List directory roles"),
+        entry("list_role_members", "GET", "/directoryRoles/{id}/members", "Get the members of a directory role"),
+        entry("get_admin", "GET", "/admin", "Get admin"),
+    ]
+    for asked in ("list the admins with the Global Administrator role", "who has the Exchange administrator role?"):
+        assert first(entries, asked, limit=1) == ["list_role_members"], asked
+    assert intent("who has the Exchange administrator role?") == intent("who are the members of the team?")

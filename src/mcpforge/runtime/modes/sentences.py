@@ -171,6 +171,15 @@ _COURTESY_END = re.compile(
 )
 
 
+# Who holds a role: "who has the Exchange administrator role", "the admins with the Global
+# Administrator role" ask for the role's members (or its assignments), not for roles.
+_ROLE_HOLDERS = re.compile(
+    r"\b(?:(who)\s+(?:has|have|holds?)|(?:users|people|admins|everyone|members|accounts)\s+(?:with|holding))"
+    r"\s+the\s+((?:[\w-]+\s+){0,3})role\b",
+    re.IGNORECASE,
+)
+
+
 def unwrapped(text: str) -> str:
     """A request without what it is put in: "can you", "my boss asked me to", "for me, thanks"."""
     text = _WRAPPED.sub("", text.replace("\u2019", "'"))
@@ -183,6 +192,7 @@ def meant(text: str) -> str:
     text = unwrapped(_ONE_ON_ONE.sub("one on one", text))
     text = _GIVE_ME.sub(r"\1show me ", text)
     text = _REPORTING_TO.sub(r"\1 are the direct reports of", _REPORTS_TO.sub(r"is the manager of \1", text))
+    text = _ROLE_HOLDERS.sub(lambda m: f"{m[1] + ' are ' if m[1] else ''}the members of the {m[2]}role", text)
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
 
 
