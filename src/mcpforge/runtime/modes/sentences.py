@@ -10,6 +10,7 @@ tables), where :func:`described` marks the verbs that only say which things ("th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
@@ -149,12 +150,27 @@ _WRAPPED = re.compile(
 _ONE_ON_ONE = re.compile(r"\b1(?::|-on-|\s+on\s+)1s?\b", re.IGNORECASE)
 
 
-# Who someone works for, and who works for them: "who does Mia report to" asks for her manager, "the
-# people who report to Liam" for his direct reports (the words a directory API names them by).
-_REPORTS_TO = re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)report\s+to\b", re.IGNORECASE)
-_REPORTING_TO = re.compile(
-    r"\b(who|people|everyone|anyone|those|staff|employees)\s+(?:that\s+|who\s+)?(?:reports?|reporting)\s+to\b",
-    re.IGNORECASE,
+# Requests said in other words than an API's, each (pattern, rewrite): who someone works for ("who does
+# Mia report to": her manager), who works for them ("the people who report to Liam": his direct
+# reports), and who holds a role ("who has the Exchange administrator role", "the admins with the Global
+# Administrator role": the role's members, not roles).
+_REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)report\s+to\b", re.IGNORECASE), r"is the manager of \1"),
+    (
+        re.compile(
+            r"\b(who|people|everyone|anyone|those|staff|employees)\s+(?:that\s+|who\s+)?(?:reports?|reporting)\s+to\b",
+            re.IGNORECASE,
+        ),
+        r"\1 are the direct reports of",
+    ),
+    (
+        re.compile(
+            r"\b(?:(who)\s+(?:has|have|holds?)|(?:users|people|admins|everyone|members|accounts)\s+(?:with|holding))"
+            r"\s+the\s+((?:[\w-]+\s+){0,3})role\b",
+            re.IGNORECASE,
+        ),
+        lambda m: f"{m[1] + ' are ' if m[1] else ''}the members of the {m[2]}role",
+    ),
 )
 
 
@@ -171,15 +187,6 @@ _COURTESY_END = re.compile(
 )
 
 
-# Who holds a role: "who has the Exchange administrator role", "the admins with the Global
-# Administrator role" ask for the role's members (or its assignments), not for roles.
-_ROLE_HOLDERS = re.compile(
-    r"\b(?:(who)\s+(?:has|have|holds?)|(?:users|people|admins|everyone|members|accounts)\s+(?:with|holding))"
-    r"\s+the\s+((?:[\w-]+\s+){0,3})role\b",
-    re.IGNORECASE,
-)
-
-
 def unwrapped(text: str) -> str:
     """A request without what it is put in: "can you", "my boss asked me to", "for me, thanks"."""
     text = _WRAPPED.sub("", text.replace("\u2019", "'"))
@@ -191,8 +198,8 @@ def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
     text = unwrapped(_ONE_ON_ONE.sub("one on one", text))
     text = _GIVE_ME.sub(r"\1show me ", text)
-    text = _REPORTING_TO.sub(r"\1 are the direct reports of", _REPORTS_TO.sub(r"is the manager of \1", text))
-    text = _ROLE_HOLDERS.sub(lambda m: f"{m[1] + ' are ' if m[1] else ''}the members of the {m[2]}role", text)
+    for pattern, rewrite in _REPHRASED:
+        text = pattern.sub(rewrite, text)
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
 
 

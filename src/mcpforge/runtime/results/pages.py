@@ -74,7 +74,7 @@ _END = object()  # the response says there is no next page
 class Paging(Enum):
     """What a response says of a next page when it cannot be given as this tool's arguments."""
 
-    UNREACHABLE = "more results exist, but no argument of this tool asks for them"
+    UNREACHABLE = "unreachable"  # more results exist, but no argument of this tool asks for them
 
 
 def _query_args(entry: ToolEntry) -> dict[str, str]:
