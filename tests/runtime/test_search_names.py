@@ -292,3 +292,40 @@ def test_who_holds_a_role_asks_for_its_members() -> None:
     for asked in ("list the admins with the Global Administrator role", "who has the Exchange administrator role?"):
         assert first(entries, asked, limit=1) == ["list_role_members"], asked
     assert intent("who has the Exchange administrator role?") == intent("who are the members of the team?")
+
+
+def test_who_owns_a_thing_asks_for_its_owners() -> None:
+    entries = [
+        entry("list_owned_objects", "GET", "/users/{id}/ownedObjects", "List what a user owns"),
+        entry("list_group_owners", "GET", "/groups/{id}/owners", "List a group's owners"),
+    ]
+    assert first(entries, "who owns the Legal team?", limit=1) == ["list_group_owners"]
+    assert first(entries, "what does Sam own?", limit=1) == ["list_owned_objects"]
+
+
+def test_named_after_the_or_our_describes_and_names_nothing() -> None:
+    described = query_terms("list the named locations we trust")
+    assert {stem("named"), stem("locations")} <= set(described)
+    assert stem("widgets") not in query_terms("create a repo named widgets")
+
+
+def test_devices_and_documents_by_the_names_people_give_them() -> None:
+    ipad = query_terms("force the CEO's iPad to check in now")
+    assert ipad[stem("device")] >= 0.5 and stem("sync") in ipad and "pad" not in ipad
+    assert query_terms("wipe the stolen tablet")[stem("device")] >= 0.5
+    worked = query_terms("find the PowerPoint Jen worked on yesterday")
+    assert worked[stem("file")] >= 0.5 and stem("recent") in worked and "power" not in worked
+    pushed = query_terms("what Wi-Fi profile do we push to laptops?")
+    assert pushed[stem("configuration")] >= 0.8
+
+
+def test_turning_something_off_may_remove_it() -> None:
+    entries = [
+        entry("update_channel", "PATCH", "/teams/{team}/channels/{channel}", "Update a channel"),
+        entry("remove_email", "POST", "/teams/{team}/channels/{channel}/removeEmail", "Remove its email address"),
+        entry("list_channels", "GET", "/teams/{team}/channels", "List the channels of a team"),
+        entry("list_messages", "GET", "/teams/{team}/channels/{channel}/messages", "List a channel's messages"),
+    ]
+    for asked in ("turn off the channel's email address", "switch off the email address of the Design channel"):
+        assert first(entries, asked, limit=1) == ["remove_email"], asked
+    assert {"PATCH", "DELETE"} <= intent("turn off the issue tracker")

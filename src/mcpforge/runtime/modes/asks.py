@@ -25,9 +25,9 @@ _LONGEST = max(len(k.split()) for k in EVERYDAY)
 
 # Titles before a name say who, not what: a doctor is one to find ("book a checkup with Dr. Lee").
 _TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
-# A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub"): a document
-# may write it as one word (a path's "onenote"), so a request's joined word is a term beside its parts.
-_COMPOUND = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+")
+# A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub", "iPad"): a
+# document may write it as one word (a path's "onenote"), so a request's joined word is a term beside its parts.
+_COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+")
 
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
@@ -179,6 +179,8 @@ def _a_file(found: re.Match[str]) -> str:
 _NAMING = wordset("called named")
 _RENAMING = wordset("rename renamed")
 _IN_A_NAME = wordset("and of &")
+# After these, "named" describes what follows, and gives it no name: "the named locations we trust".
+_POINTING = wordset("the our my your their these those all any every some")
 # What cannot be a name given: "who called me" is a call.
 _NOT_GIVEN = STOPWORDS | wordset("me you him her us them it")
 
@@ -207,6 +209,7 @@ def _unnamed(tokens: list[str]) -> list[str]:
         renaming = renaming or word in _RENAMING
         if (
             (word in _NAMING or (renaming and word == "to"))
+            and not (word in _NAMING and index and _bare(tokens[index - 1]) in _POINTING)
             and index + 1 < len(tokens)
             and _bare(tokens[index + 1]) not in _NOT_GIVEN
         ):

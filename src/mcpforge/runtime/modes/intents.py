@@ -24,9 +24,9 @@ INTENT_PHRASES = {
     "kick out": DELETE,
     "tick off": UPDATE,
     "clean up": DELETE,
-    "turn off": UPDATE,
+    "turn off": WRITE,  # a setting changed, or what was set up removed ("turn off the channel's email address")
     "turn on": UPDATE,
-    "switch off": UPDATE,
+    "switch off": WRITE,
     "switch on": UPDATE,
     "set up": CREATE,
     "kick off": CREATE,

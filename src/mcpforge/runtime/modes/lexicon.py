@@ -301,7 +301,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "lately": (("recent",), 0.8),
     # What someone had open last: "what did I last open", "the files I last worked on".
     **dict.fromkeys(
-        ("last open", "last opened", "last viewed", "last edited", "last worked on", "opened recently"),
+        ("last open", "last opened", "last viewed", "last edited", "last worked on", "opened recently", "worked on"),
         (("recent", "used", "viewed"), 0.8),
     ),
     "log in": (("login", "authenticated", "session", "sign"), 0.7),

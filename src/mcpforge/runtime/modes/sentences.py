@@ -171,6 +171,8 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         lambda m: f"{m[1] + ' are ' if m[1] else ''}the members of the {m[2]}role",
     ),
+    # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"
+    (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
 )
 
 

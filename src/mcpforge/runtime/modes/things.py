@@ -108,9 +108,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # a company's report is a document ("share the Q3 report"), not an API's usage report
     "quarterly report": _DOCUMENT,
     "annual report": _DOCUMENT,
-    # a document kept out of others' hands while one person edits it, and handed back
+    # a document kept out of others' hands while one person edits it, and handed back; a managed
+    # device checks in when it syncs with its management service
     "check out": (("checkout", "lock"), 0.8),
-    "check in": (("checkin", "unlock"), 0.8),
+    "check in": (("checkin", "unlock", "sync"), 0.8),
     "check back": (("checkin", "unlock"), 0.8),
     "client secret": (("password", "credential", "secret", "application"), 0.7),
     "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
@@ -160,6 +161,21 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "computer": (("device",), 0.6),
     "pc": (("device", "computer"), 0.8),
     "phone": (("device", "model", "mobile"), 0.5),  # "which phones are our users on": device models
+    # the devices people name by their kind or make: "wipe the stolen tablet", "the CEO's iPad"
+    **dict.fromkeys(("tablet", "tablets", "smartphone", "smartphones"), (("device", "mobile"), 0.7)),
+    **dict.fromkeys(("ipad", "ipads", "iphone", "iphones"), (("device", "ios", "mobile"), 0.7)),
+    **dict.fromkeys(("macbook", "macbooks"), (("device", "computer", "macos"), 0.7)),
+    # what a device-management service pushes to devices: a configuration ("the Wi-Fi profile we push to laptops")
+    **dict.fromkeys(
+        (
+            f"{kind} {noun}"
+            for kind in ("wi fi", "wifi", "vpn", "email", "device", "configuration", "config")
+            for noun in ("profile", "profiles")
+        ),
+        (("configuration", "device", "profile"), 0.8),
+    ),
+    # a presentation is a file someone keeps ("the PowerPoint Jen worked on", "the sales deck")
+    **dict.fromkeys(("powerpoint", "presentation", "presentations", "deck", "slides"), _DOCUMENT),
     "spam": (("block", "delete", "junk"), 0.4),
     "todo": (("task", "todo"), 0.8),
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
