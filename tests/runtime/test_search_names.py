@@ -329,3 +329,23 @@ def test_turning_something_off_may_remove_it() -> None:
     for asked in ("turn off the channel's email address", "switch off the email address of the Design channel"):
         assert first(entries, asked, limit=1) == ["remove_email"], asked
     assert {"PATCH", "DELETE"} <= intent("turn off the issue tracker")
+
+
+def test_people_of_a_kind_put_into_something_are_its_members() -> None:
+    people = ("add a student to the chemistry class", "Add Bob to the Finance group", "remove the intern from the team")
+    for asked in people:
+        assert query_terms(asked)[stem("member")] >= 0.5, asked
+    assert stem("member") not in query_terms("add the report to the list")
+
+
+def test_what_nobody_did_to_things_filters_them() -> None:
+    unowned = query_terms("list the security groups nobody owns")
+    assert unowned[stem("group")] == 1.0 and unowned[stem("owns")] < 1.0 and stem("owner") not in unowned
+    assert query_terms("list the repos no one has starred")[stem("starred")] < 1.0
+    assert query_terms("who owns nothing here?")[stem("owner")] >= 0.8  # not after a thing: the question itself
+
+
+def test_when_someone_works_agreements_and_classrooms_in_everyday_words() -> None:
+    assert query_terms("when is Leo scheduled to work next week?")[stem("shift")] >= 0.8
+    assert query_terms("list the terms of use our users must accept")[stem("agreement")] >= 0.8
+    assert query_terms("who teaches the Biology classroom?")[stem("class")] >= 0.8

@@ -361,10 +361,12 @@ _NOT_BEFORE_A_NAME = wordset(
 
 
 # Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card",
-# "add jane@example.com to the list".
+# "add jane@example.com to the list", "add a student to the chemistry class".
 _ADDS_SOMEONE = re.compile(
-    r"\b(?:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
+    r"\b(?i:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
+    r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
+    r"(student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)\s+(?:to|into|from|off|out)\b"
 )
 _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
@@ -377,7 +379,8 @@ def _adds_someone(text: str) -> bool:
     found = _ADDS_SOMEONE.search(meant(_QUOTED.sub(" ", text)))
     if found is None:
         return False
-    if found.group(2):  # "remove me from the Phoenix team" ("take me off the issue" unassigns: not a member)
+    # "remove me from the Phoenix team" ("take me off the issue" unassigns: not a member), "add a student to the class"
+    if found.group(2) or found.group(3):
         return True
     return all(
         word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems() for word in found.group(1).split()

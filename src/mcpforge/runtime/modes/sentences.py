@@ -60,11 +60,23 @@ def described(said: list[str]) -> set[int]:
 
 
 def condition(said: list[str]) -> set[int]:
-    """Where a "which" question says what its things lack: "which users don't have a license yet".
+    """Where a question says what its things lack: "which users don't have a license yet", "the groups nobody owns".
 
-    The things (users) are what to list; what they are not or have not (a license) only filters them.
-    A clause that says what they are or did ("which apps are installed") is what is asked, and stays.
+    The things (users, groups) are what to list; what they are not or have not (a license), or what no
+    one did to them, only filters them. A clause that says what they are or did ("which apps are
+    installed") is what is asked, and stays.
     """
+    # "the security groups nobody owns": what no one did to them only filters them, as above.
+    nobody = next(
+        (
+            i
+            for i in range(2, len(said) - 1)
+            if (said[i] in _NOBODY or said[i : i + 2] == ["no", "one"]) and said[i - 1] not in STOPWORDS
+        ),
+        None,
+    )
+    if nobody is not None:
+        return set(range(nobody, len(said)))
     if len(said) < 4 or said[0] != "which" or said[1] in STOPWORDS or said[1] in _BE:
         return set()
     for index in range(2, min(len(said) - 1, 5)):
@@ -77,6 +89,7 @@ def condition(said: list[str]) -> set[int]:
 _NEGATED = wordset("dont doesnt didnt arent isnt wasnt werent havent hasnt hadnt cant never")
 _BE_OR_HAVE = wordset("am is are was were have has had do does did")
 _NOT = wordset("not no never")
+_NOBODY = wordset("nobody noone")
 
 
 def _relative(said: list[str]) -> set[int]:

@@ -174,6 +174,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         ),
         (("configuration", "device", "profile"), 0.8),
     ),
+    "classroom": (("class",), 0.8),
+    # what someone agrees to before using a service
+    **dict.fromkeys(("terms of use", "terms of service", "terms and conditions"), (("agreement", "term"), 0.8)),
+    # when someone works is their shifts: "when is Leo scheduled to work", "the rota for next week"
+    **dict.fromkeys(("scheduled to work", "rota", "roster"), (("shift", "schedule"), 0.8)),
     # a presentation is a file someone keeps ("the PowerPoint Jen worked on", "the sales deck")
     **dict.fromkeys(("powerpoint", "presentation", "presentations", "deck", "slides"), _DOCUMENT),
     "spam": (("block", "delete", "junk"), 0.4),
