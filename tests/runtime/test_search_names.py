@@ -349,3 +349,15 @@ def test_when_someone_works_agreements_and_classrooms_in_everyday_words() -> Non
     assert query_terms("when is Leo scheduled to work next week?")[stem("shift")] >= 0.8
     assert query_terms("list the terms of use our users must accept")[stem("agreement")] >= 0.8
     assert query_terms("who teaches the Biology classroom?")[stem("class")] >= 0.8
+
+
+def test_a_time_of_day_someone_has_is_a_meeting() -> None:
+    entries = [
+        entry("update_event", "PATCH", "/me/events/{id}", "Update an event in the user's calendar"),
+        entry("update_push_certificate", "PATCH", "/push/certificate", "Update the push notification certificate"),
+        entry("list_events", "GET", "/me/events", "List events"),
+    ]
+    assert first(entries, "push my 3pm to tomorrow", limit=1) == ["update_event"]
+    for asked in ("cancel our 10:30", "what is my 9am about?", "move my 11 am with Sam to Friday"):
+        assert query_terms(asked)[stem("event")] >= 0.8, asked
+    assert stem("meeting") not in query_terms("add the 5 to the list")  # a number alone is not a time

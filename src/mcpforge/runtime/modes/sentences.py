@@ -184,6 +184,15 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         lambda m: f"{m[1] + ' are ' if m[1] else ''}the members of the {m[2]}role",
     ),
+    # a time of day someone has is a meeting: "push my 3pm to tomorrow", "cancel our 10:30"
+    (
+        re.compile(
+            r"\b(my|our|your|his|her|their|the)\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon)"
+            r"(?=\s+(?:to|with|on|today|tomorrow|and|is|was|about)\b|\s*[.,!?]?\s*$)",
+            re.IGNORECASE,
+        ),
+        r"\1 \2 meeting",
+    ),
     # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"
     (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
 )
