@@ -321,7 +321,7 @@ def test_words_the_stemmer_would_merge_with_unrelated_ones_stay_apart() -> None:
 
 def test_the_first_action_word_says_which_method() -> None:
     assert intent("please remove the label from issue 3") == {"DELETE"}
-    assert intent("turn off the wiki") == {"PATCH", "PUT", "POST"}
+    assert intent("turn off the wiki") == {"PATCH", "PUT", "POST", "DELETE"}  # a setting changed, or a thing removed
     assert intent("who starred my repo") == {"GET"}
     assert intent("anything new in my inbox?") == {"GET"}  # a question, not "new" as in "make a new one"
     assert intent("new issue: the app crashes on start") == {"POST", "PUT"}

@@ -85,12 +85,14 @@ def _words(phrase: str) -> list[str]:
 def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     """The phrases of ``request`` that may name a property of a thing (none for most requests).
 
-    ``wanted``: the methods the request asks for. Deleting is never of a property, and what a
-    request creates is a thing of its own ("save the plumber's phone number in my contacts").
+    ``wanted``: the methods the request asks for. Deleting is never of a property, though turning a
+    setting off, which may delete, is ("turn off the issue tracker"); what a request creates is a
+    thing of its own ("save the plumber's phone number in my contacts").
     """
-    if "DELETE" in wanted:
-        return []
     request = unwrapped(request)  # "can you make develop the default branch for me?"
+    if "DELETE" in wanted:
+        switched = [_words(found) for found in _SWITCHED.findall(request)] if "PATCH" in wanted else []
+        return [" ".join(phrase) for phrase in switched if phrase]
     phrases = []
     for owner, after in _POSSESSIVE.findall(request) if wanted != CREATE else ():
         if owner.lower() not in _NOT_OWNERS:
