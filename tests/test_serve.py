@@ -113,6 +113,59 @@ def test_serve_over_http_takes_the_servers_own_options_after_the_double_dash(tmp
     assert out == ""  # nothing but the protocol would ever go to stdout
 
 
+async def _slow_pets(request: Request) -> JSONResponse:
+    await anyio.sleep(float(request.query_params.get("limit", "1")) / 10)  # limit=5: half a second
+    return JSONResponse([{"id": 1, "name": "Rex"}])
+
+
+def _piped(messages: list[dict[str, Any]], env: dict[str, str]) -> list[dict[str, Any]]:
+    """What the server writes to stdout for ``messages`` written to its stdin, which is then closed."""
+    lines = "".join(json.dumps(message) + "\n" for message in messages)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpforge", "serve", str(PETSTORE)],
+        input=lines,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.e2e  # `mcpforge serve` as a process: seconds each, with the end-to-end tier
+def test_calls_in_flight_when_stdin_closes_are_answered() -> None:
+    # A client that writes its requests and closes its end (a shell pipe) still reads every answer;
+    # the MCP SDK alone cancels them at the end of stdin ("Connection closed").
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pipe", "version": "1"}},
+    }
+    started = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "listPets", "arguments": {"limit": 5}},
+    }
+    cancelled = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}
+    with serve(Starlette(routes=[Route("/v1/pets", _slow_pets)])) as upstream:
+        env = {**os.environ, "PETSTORE_BASE_URL": f"{upstream}/v1"}
+        answers = {answer["id"]: answer for answer in _piped([hello, started, call], env)}
+        assert answers[2]["result"]["structuredContent"] == {"result": [{"id": 1, "name": "Rex"}]}
+        # A call the client cancelled gets no answer (as MCP says), and the end of stdin does not wait for it.
+        assert [answer["id"] for answer in _piped([hello, started, call, cancelled], env)] == [1]
+        # Nor past SHUTDOWN_TIMEOUT: a call still running then (6 s upstream, 1 s allowed) is cancelled.
+        slow = {**call, "params": {"name": "listPets", "arguments": {"limit": 60}}}
+        began = time.monotonic()
+        late = _piped([hello, started, slow], {**env, "PETSTORE_SHUTDOWN_TIMEOUT": "1"})
+        assert time.monotonic() - began < 6
+        assert late[-1]["id"] == 2 and late[-1]["error"]["message"] == "Connection closed"
+
+
 def test_serve_passes_help_through_and_refuses_a_bad_server_option() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mcpforge", "serve", str(PETSTORE), "--", "--help"],

@@ -159,7 +159,9 @@ def run(
         parser.exit(2, f"{parser.prog}: error: {variable} (or --toolsets): {exc}\n")
     _configure_logging(settings, redaction_secrets(data["server"]["securitySchemes"], settings))
     if settings.transport == "stdio":
-        _serve_stdio(server)
+        from .stdio import serve_stdio  # noqa: PLC0415 - HTTP mode never loads it
+
+        serve_stdio(server, settings.shutdown_timeout)
         return
     _serve_http(server, data, settings, guard, toolsets, observer, sign_in, identity, mode, words)
 
@@ -296,17 +298,6 @@ def _observer(data: ToolsFile, settings: Settings, parser: argparse.ArgumentPars
     except SettingError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     return observer
-
-
-def _serve_stdio(server: Any) -> None:
-    import anyio  # noqa: PLC0415
-    from mcp.server.stdio import stdio_server  # noqa: PLC0415
-
-    async def serve() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
-
-    anyio.run(serve)
 
 
 def _serve_http(

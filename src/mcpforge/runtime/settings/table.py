@@ -329,7 +329,7 @@ SETTINGS: tuple[Setting, ...] = (
         "SHUTDOWN_TIMEOUT",
         "int",
         30,
-        "HTTP mode: seconds in-flight calls may take to finish after SIGTERM.",
+        "Seconds in-flight calls may take to finish after SIGTERM (HTTP) or once stdin closes (stdio).",
         1,
         3600,
     ),
