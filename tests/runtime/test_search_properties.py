@@ -326,3 +326,57 @@ def test_who_is_doing_something_to_a_thing_asks_for_a_property() -> None:
     assert phrases("who's following the budget task?") == ["following"]
     assert phrases("who is watching acme/widgets") == ["watching"]
     assert phrases("who is online right now") == [] and phrases("who's going to add the label?") == []
+
+
+NESTED_SPEC = """
+openapi: 3.0.3
+info: {title: Directory, version: "1"}
+paths:
+  /me:
+    get:
+      operationId: getMe
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/User"}}}}
+components:
+  schemas:
+    User:
+      type: object
+      properties:
+        id: {type: string}
+        displayName: {type: string}
+        surname: {type: string}
+        mailboxSettings:
+          type: object
+          properties:
+            timeZone: {type: string}
+            automaticRepliesSetting: {type: object, properties: {status: {type: string}}}
+        photos: {type: array, items: {type: object, properties: {width: {type: integer}}}}
+"""
+
+
+def test_search_json_holds_the_fields_of_a_records_small_nested_objects(tmp_path: Path) -> None:
+    toolset, _ = build(write_spec(tmp_path, NESTED_SPEC))
+    properties = search_documents(toolset)[0]["properties"]
+    # After the parent's name and "__"; one level only, and not a list's items.
+    assert set(properties) == {
+        "id",
+        "display_name",
+        "surnam",
+        "mailbox_setting",
+        "photo",
+        "mailbox_setting__time_zone",
+        "mailbox_setting__automat_repli_setting",
+    }
+
+
+def test_a_nested_field_answers_a_phrase_of_two_words_or_more() -> None:
+    docs: list[dict[str, Any]] = [
+        {"resource": ["me"], "properties": ["display_name", "mailbox_setting__automat_repli_setting"]},
+        {"resource": ["channel"], "properties": ["display_name", "descript"]},
+        {"resource": ["site"], "properties": ["display_name", "owner__descript"]},
+    ]
+    docs += [{"resource": ["other"], "properties": ["other"]}] * 8
+    properties = Properties(docs, 1.0, 0.5)
+    assert set(properties.scores("turn on automatic replies", frozenset({"PATCH", "PUT", "POST"}))) == {0}
+    # One word is in a nested object of nearly every record: only a record's own field answers it.
+    assert set(properties.scores("give the Design channel a new description", frozenset({"PATCH"}))) == {1}

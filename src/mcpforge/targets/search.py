@@ -36,6 +36,9 @@ _WRAPPER_MAX = 4
 _WRITES = frozenset({"post", "put", "patch"})
 # Where a record's own fields are: {"id", "name", "properties": {...}} (Azure Resource Manager), {"data": {...}}.
 _ENVELOPES = ("properties", "data")
+# A nested object read for its fields: a small one (a mailbox's settings, an app's web settings), not a
+# record of its own inside another.
+_NESTED_MAX = 12
 # What one schema's names are, by the identity of the definitions and the schema (read once, as tools share them).
 _PropertyMemo = dict[tuple[int, int], tuple[Any, list[str]]]
 
@@ -57,10 +60,11 @@ def _names_of(schema: Any, defs: Mapping[str, Any], memo: _PropertyMemo) -> list
         if len(items) == 1:  # a list's wrapper: what its items hold
             names = list(declared_properties(items[0], defs)) or names
     # A record's own fields inside an envelope ("what's the provisioning state of the scale set": Azure's
-    # "properties"); other nested objects are not read (Graph's and GitHub's are not what is asked).
+    # "properties"), and those of its small nested objects, after their parent (:func:`_nested`).
     names += _wrapped(properties, defs)
     # Each name is one token, its terms joined ("jobTitle": job_titl): a property is matched whole.
-    joined = ("_".join(terms(name)) for name in names if not name.startswith("@"))
+    joined = ["_".join(terms(name)) for name in names if not name.startswith("@")]
+    joined += _nested(properties, defs)
     tokens = [token for token in joined if token]
     memo[key] = (schema, tokens)
     return tokens
@@ -73,6 +77,26 @@ def _wrapped(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str
         if isinstance(inner, Mapping) and inner.get("type") != "array":
             return list(declared_properties(inner, defs))
     return []
+
+
+def _nested(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
+    """The fields of a record's small nested objects, each after its parent's name and ``__``.
+
+    ``mailboxSettings.automaticRepliesSetting`` is ``mailbox_setting__automat_repli_setting``: "turn on
+    automatic replies" finds the user it is set on. The index matches a nested field only to a phrase
+    of two words or more (:class:`mcpforge.runtime.modes.properties.Properties`): one word ("description",
+    "ID") is in a nested object of nearly every record.
+    """
+    found = []
+    for name, value in properties.items():
+        inner = deref(value, defs)
+        if not isinstance(inner, Mapping) or inner.get("type") == "array" or name.startswith("@"):
+            continue
+        fields = declared_properties(inner, defs)
+        if 0 < len(fields) <= _NESTED_MAX:
+            parent = "_".join(terms(name))
+            found += [f"{parent}__{'_'.join(terms(field))}" for field in fields if not field.startswith("@")]
+    return found
 
 
 def _property_names(operation: Operation, defs: SchemaDefs, memo: _PropertyMemo) -> list[str]:
