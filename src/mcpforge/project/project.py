@@ -35,7 +35,20 @@ from mcpforge.targets.runtime import runtime_contract
 from mcpforge.targets.search import search_file
 from mcpforge.tools.model import ToolSet
 
-__all__ = ["ProjectParts", "manifest_files", "project_parts", "render_project", "runtime_files", "runtime_sources"]
+__all__ = [
+    "README_TOOLS_MAX",
+    "ProjectParts",
+    "manifest_files",
+    "project_parts",
+    "render_project",
+    "runtime_files",
+    "runtime_sources",
+]
+
+
+# Past this many tools the README points to TOOLS.md for their table: a front page, not a catalogue
+# (Microsoft Graph's 11,412 rows made a README of 2.7 MB and 12,000 lines).
+README_TOOLS_MAX = 300
 
 
 def _toolsets(budget: Budget) -> list[dict[str, Any]]:
@@ -144,6 +157,7 @@ def project_parts(
             }
             for t in toolset.tools
         ],
+        "tools_file": "TOOLS.md" if len(toolset.tools) > README_TOOLS_MAX else "",
         "skipped": skipped,
         "toolsets": _toolsets(budget) if budget else [],
         "total_bytes": f"{budget.total_bytes:,}" if budget else "?",

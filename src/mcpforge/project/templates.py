@@ -19,10 +19,12 @@ from mcpforge.project.escape import comment, json_string, markdown, toml_string
 
 __all__ = ["TEMPLATES", "render_templates"]
 
-# (path in the generated project, template); "{package}" is the package's folder.
+# (path in the generated project, template); "{package}" is the package's folder. TOOLS.md only when
+# the context names it (``tools_file``: an API with more tools than a README should list).
 TEMPLATES = (
     ("pyproject.toml", "pyproject.toml.jinja"),
     ("README.md", "README.md.jinja"),
+    ("TOOLS.md", "TOOLS.md.jinja"),
     (".env.example", "env.example.jinja"),
     ("src/{package}/__init__.py", "package/__init__.py.jinja"),
     ("src/{package}/__main__.py", "package/__main__.py.jinja"),
@@ -59,5 +61,7 @@ def render_templates(context: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(path, text)`` of each templated file; ``context["package"]`` names the package's folder."""
     env = _environment()
     return [
-        (path.format(package=context["package"]), env.get_template(name).render(context)) for path, name in TEMPLATES
+        (path.format(package=context["package"]), env.get_template(name).render(context))
+        for path, name in TEMPLATES
+        if path != "TOOLS.md" or context["tools_file"]
     ]
