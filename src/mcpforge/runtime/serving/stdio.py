@@ -51,18 +51,13 @@ class InFlight:
             await self._settled.wait()
 
 
-class _Reading:
-    """The SDK's read stream, whose end waits for the requests read from it to be answered."""
+class _Wrapped:
+    """One of the SDK's streams, entered, exited and read through as it is (what is added: the subclass's)."""
 
-    def __init__(self, inner: Any, flight: InFlight, timeout: float) -> None:
-        self._inner, self._flight, self._timeout = inner, flight, timeout
+    def __init__(self, inner: Any, flight: InFlight) -> None:
+        self._inner, self._flight = inner, flight
 
-    @property
-    def last_context(self) -> Any:
-        """The sender's context of the last message (the SDK reads it when the stream carries one)."""
-        return getattr(self._inner, "last_context", None)
-
-    async def __aenter__(self) -> _Reading:
+    async def __aenter__(self) -> _Wrapped:
         await self._inner.__aenter__()
         return self
 
@@ -70,6 +65,22 @@ class _Reading:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> bool | None:
         return bool(await self._inner.__aexit__(kind, error, trace))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class _Reading(_Wrapped):
+    """The SDK's read stream, whose end waits for the requests read from it to be answered."""
+
+    def __init__(self, inner: Any, flight: InFlight, timeout: float) -> None:
+        super().__init__(inner, flight)
+        self._timeout = timeout
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last message (the SDK reads it when the stream carries one)."""
+        return getattr(self._inner, "last_context", None)
 
     def __aiter__(self) -> _Reading:
         return self
@@ -87,24 +98,9 @@ class _Reading:
             self._flight.ended((message.params or {}).get("requestId"))
         return item
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
 
-
-class _Writing:
+class _Writing(_Wrapped):
     """The SDK's write stream, noting each request answered."""
-
-    def __init__(self, inner: Any, flight: InFlight) -> None:
-        self._inner, self._flight = inner, flight
-
-    async def __aenter__(self) -> _Writing:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> bool | None:
-        return bool(await self._inner.__aexit__(kind, error, trace))
 
     async def send(self, item: Any) -> None:
         """Send ``item``; an answer ends its request's flight once it is handed to stdout's writer."""
@@ -112,9 +108,6 @@ class _Writing:
         message = item.message if isinstance(item, SessionMessage) else None
         if isinstance(message, JSONRPCResponse | JSONRPCError):
             self._flight.ended(message.id)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
 
 
 def serve_stdio(server: Any, timeout: float) -> None:
