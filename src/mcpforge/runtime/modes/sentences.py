@@ -60,7 +60,7 @@ def described(said: list[str]) -> set[int]:
 
 
 def condition(said: list[str]) -> set[int]:
-    """Where a question says what its things lack: "which users don't have a license yet", "the groups nobody owns".
+    """Where a request says what its things lack: "which users don't have a license yet", "the groups nobody owns".
 
     The things (users, groups) are what to list; what they are not or have not (a license), or what no
     one did to them, only filters them. A clause that says what they are or did ("which apps are
