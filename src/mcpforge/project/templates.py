@@ -19,19 +19,19 @@ from mcpforge.project.escape import comment, json_string, markdown, toml_string
 
 __all__ = ["TEMPLATES", "render_templates"]
 
-# (path in the generated project, template); "{package}" is the package's folder. TOOLS.md only when
-# the context names it (``tools_file``: an API with more tools than a README should list).
-TEMPLATES = (
-    ("pyproject.toml", "pyproject.toml.jinja"),
-    ("README.md", "README.md.jinja"),
-    ("TOOLS.md", "TOOLS.md.jinja"),
-    (".env.example", "env.example.jinja"),
-    ("src/{package}/__init__.py", "package/__init__.py.jinja"),
-    ("src/{package}/__main__.py", "package/__main__.py.jinja"),
-    ("Dockerfile", "Dockerfile.jinja"),
-    ("compose.yaml", "compose.yaml.jinja"),
-    ("deploy/nginx.conf", "deploy/nginx.conf.jinja"),
-    ("deploy/kubernetes.yaml", "deploy/kubernetes.yaml.jinja"),
+# (path in the generated project, template, the context key that must be set for it or None); "{package}"
+# is the package's folder. TOOLS.md only for an API with more tools than a README should list.
+TEMPLATES: tuple[tuple[str, str, str | None], ...] = (
+    ("pyproject.toml", "pyproject.toml.jinja", None),
+    ("README.md", "README.md.jinja", None),
+    ("TOOLS.md", "TOOLS.md.jinja", "tools_file"),
+    (".env.example", "env.example.jinja", None),
+    ("src/{package}/__init__.py", "package/__init__.py.jinja", None),
+    ("src/{package}/__main__.py", "package/__main__.py.jinja", None),
+    ("Dockerfile", "Dockerfile.jinja", None),
+    ("compose.yaml", "compose.yaml.jinja", None),
+    ("deploy/nginx.conf", "deploy/nginx.conf.jinja", None),
+    ("deploy/kubernetes.yaml", "deploy/kubernetes.yaml.jinja", None),
 )
 
 
@@ -62,6 +62,6 @@ def render_templates(context: Mapping[str, Any]) -> list[tuple[str, str]]:
     env = _environment()
     return [
         (path.format(package=context["package"]), env.get_template(name).render(context))
-        for path, name in TEMPLATES
-        if path != "TOOLS.md" or context["tools_file"]
+        for path, name, when in TEMPLATES
+        if when is None or context[when]
     ]

@@ -17,6 +17,7 @@ __all__ = [
     "PACKAGE",
     "SEARCH_FILE",
     "SEARCH_FORMAT_VERSION",
+    "SEARCH_NESTED",
     "Binding",
     "ContractError",
     "FieldEncoding",
@@ -38,6 +39,8 @@ DATA_FILE = "tools.json"
 # What a server lists: one tool per operation, the search meta-tools, or code mode's search and execute.
 MODES = ("tools", "search", "code")
 SEARCH_FORMAT_VERSION = 1
+# In search.json's property names, between a nested object's name and its field's: "mailbox_setting__time_zone".
+SEARCH_NESTED = "__"
 SEARCH_FILE = "search.json"
 # The generated package this runtime was copied into: this module sits at its top, beside tools.json.
 PACKAGE = __package__

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcpforge.openapi.model import Operation, SchemaDefs
-from mcpforge.runtime.contract import SEARCH_FORMAT_VERSION, SearchFile
+from mcpforge.runtime.contract import SEARCH_FORMAT_VERSION, SEARCH_NESTED, SearchFile
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.documents import FIELDS, ArgumentMemo, analyse, operation_texts
 from mcpforge.runtime.modes.words import terms
@@ -62,9 +62,7 @@ def _names_of(schema: Any, defs: Mapping[str, Any], memo: _PropertyMemo) -> list
     # A record's own fields inside an envelope ("what's the provisioning state of the scale set": Azure's
     # "properties"), and those of its small nested objects, after their parent (:func:`_nested`).
     names += _wrapped(properties, defs)
-    # Each name is one token, its terms joined ("jobTitle": job_titl): a property is matched whole.
-    joined = ["_".join(terms(name)) for name in names if not name.startswith("@")]
-    joined += _nested(properties, defs)
+    joined = [_token(name) for name in names if not name.startswith("@")] + _nested(properties, defs)
     tokens = [token for token in joined if token]
     memo[key] = (schema, tokens)
     return tokens
@@ -79,8 +77,13 @@ def _wrapped(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str
     return []
 
 
+def _token(name: str) -> str:
+    """A property name as one token, its terms joined ("jobTitle": job_titl): a property is matched whole."""
+    return "_".join(terms(name))
+
+
 def _nested(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
-    """The fields of a record's small nested objects, each after its parent's name and ``__``.
+    """The fields of a record's small nested objects, each after its parent's name and :data:`SEARCH_NESTED`.
 
     ``mailboxSettings.automaticRepliesSetting`` is ``mailbox_setting__automat_repli_setting``: "turn on
     automatic replies" finds the user it is set on. The index matches a nested field only to a phrase
@@ -94,8 +97,8 @@ def _nested(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]
             continue
         fields = declared_properties(inner, defs)
         if 0 < len(fields) <= _NESTED_MAX:
-            parent = "_".join(terms(name))
-            found += [f"{parent}__{'_'.join(terms(field))}" for field in fields if not field.startswith("@")]
+            parent = _token(name) + SEARCH_NESTED
+            found += [parent + _token(field) for field in fields if not field.startswith("@")]
     return found
 
 

@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from ..contract import SEARCH_NESTED
 from .asks import query_terms
 from .intents import CREATE, READ
 from .sentences import unwrapped
@@ -66,8 +67,6 @@ _MADE = tuple(terms("created"))  # the property's words: createdBy, created_by
 _WHO_DOING = re.compile(r"^\s*who(?:['\u2019]s|\s+is|\s+are)\s+(?!going\b)([a-z]+ing)\b", re.IGNORECASE)
 # Not an owner: a contraction ("it's", "what's") or a time ("today's visit", "Friday's meeting").
 _NOT_OWNERS = VALUES | wordset("it that there here what who where how when let he she tonight quarter")
-# Between a nested object's name and its field's in a property token (search.json): "mailbox_setting__time_zone".
-_NESTED = "__"
 # A lexicon word this sure of a one-word phrase names what it is ("Jim's email": a message).
 _SURE = 0.8
 _SURE_ENOUGH = 0.6
@@ -178,7 +177,7 @@ class Properties:
         for token, holders in self._holders.items():
             if token == whole:
                 value = self._value[token] * scale
-            elif inside in f"_{token}_" and (len(said) > 1 or _NESTED not in token):
+            elif inside in f"_{token}_" and (len(said) > 1 or SEARCH_NESTED not in token):
                 value = self._value[token] * self._part * scale
             else:
                 continue

@@ -256,14 +256,16 @@ def _from_body(entry: ToolEntry, body: Any, arguments: Mapping[str, Any]) -> dic
             return {starting_after: last["id"]}
     page, total = body.get("page") or body.get("current_page"), body.get("total_pages") or body.get("last_page")
     page_arg = _first(entry, _PAGE_ARGS)
-    numbered = isinstance(page, int) and isinstance(total, int)
     if isinstance(page, int) and isinstance(total, int):
         if page >= total:
             return _END
         if page_arg:
             return {page_arg: page + 1}
-    counted = _by_count(entry, body, arguments)  # the tool's own offset, where it has no page argument
-    if counted is None and (numbered or any(body.get(key) is True for key in _MORE_KEYS)):
+        more = True  # pages are left, and no argument names one: the tool's own offset, if it has one
+    else:
+        more = any(body.get(key) is True for key in _MORE_KEYS)
+    counted = _by_count(entry, body, arguments)
+    if counted is None and more:
         return Paging.UNREACHABLE
     return counted
 

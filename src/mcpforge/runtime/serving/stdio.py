@@ -30,9 +30,6 @@ class InFlight:
         self._settled = anyio.Event()
         self._settled.set()
 
-    def __len__(self) -> int:
-        return len(self._ids)
-
     def started(self, request_id: Any) -> None:
         """A request was read."""
         self._ids.add(request_id)
