@@ -361,3 +361,49 @@ def test_a_time_of_day_someone_has_is_a_meeting() -> None:
     for asked in ("cancel our 10:30", "what is my 9am about?", "move my 11 am with Sam to Friday"):
         assert query_terms(asked)[stem("event")] >= 0.8, asked
     assert stem("meeting") not in query_terms("add the 5 to the list")  # a number alone is not a time
+
+
+def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
+    assert query_terms("give Ravi ownership of the Design group")[stem("owner")] >= 0.8
+    for lists in ("set up a mailing list for the sales reps", "email the Sales distribution list"):
+        assert query_terms(lists)[stem("group")] >= 0.8, lists
+    assert query_terms("tell the organizer I can't attend Friday's all-hands")[stem("decline")] >= 0.8
+    assert query_terms("say yes to Carlos's meeting request")[stem("accept")] >= 0.8
+    purged = query_terms("purge the deleted intern user for good")
+    assert purged[stem("delete")] == 1.0 and purged[stem("permanent")] >= 0.6
+    assert query_terms("factory reset Tom's stolen phone remotely")[stem("wipe")] >= 0.8
+    assert query_terms("save Lena's badge ID as extra data on her account")[stem("extension")] >= 0.7
+    assert query_terms("who works in marketing?")[stem("user")] >= 0.4
+    assert query_terms("show the wireless network settings we deploy")[stem("wifi")] >= 0.8
+    assert query_terms("any logins from abroad in the last 24 hours?")[stem("sign")] >= 0.5
+    assert query_terms("what's the headcount of the engineering group?")[stem("count")] >= 0.8
+    assert query_terms("save Maria and her cell number in my address book")[stem("contact")] >= 0.8
+    assert query_terms("is the billing app's secret about to run out?")[stem("expire")] >= 0.6
+    assert query_terms("confirm we own contoso.io")[stem("verify")] >= 0.6
+    assert query_terms("how many seats have we bought")[stem("license")] >= 0.6
+    assert query_terms("give the auditors read-only access to the budget workbook")[stem("share")] >= 0.7
+    # the word of an HR API's own records counts whole; the directory's users only a little
+    employees = query_terms("list all our employees")
+    assert employees[stem("employee")] == 1.0 and employees[stem("user")] <= 0.4
+    assert stem("user") not in query_terms("invite a consultant to work in the Project X folder")
+
+
+def test_a_clause_saying_what_happened_comes_before_what_to_do() -> None:
+    assert "DELETE" in intent("Jonas got a new phone, clear his two-factor authentication methods")
+    assert intent("Jake left, close his account") == intent("close Jake's account")
+    assert "DELETE" in intent("we track bugs in Jira now, so turn off the issue tracker on acme/widgets")
+    assert intent("Delete the old branch, then list the rest") == {"DELETE"}  # an action first: as said
+    assert intent("I need a new API key") == intent("create an API key")  # no clause before: "new" makes
+
+
+def test_refusing_to_let_someone_do_a_thing_is_a_rule_and_emptying_a_folder_deletes() -> None:
+    refused = query_terms("don't let guest users make new channels in the Sales team")
+    assert refused[stem("restriction")] >= 0.6 and "PATCH" in intent("don't let guests make channels")
+    assert intent("empty my spam folder") == {"DELETE"}
+    assert query_terms("empty my spam folder")[stem("delete")] >= 0.7
+    assert not intent("list the empty folders") & {"DELETE"}  # an empty thing, not emptying one
+
+
+def test_the_people_someone_manages_are_their_direct_reports() -> None:
+    for asked in ("who's on my team, the people I manage?", "list everyone Liam manages"):
+        assert query_terms(asked)[stem("direct")] == 1.0, asked

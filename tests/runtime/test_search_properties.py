@@ -45,6 +45,9 @@ def phrases(request: str) -> list[str]:
         ("give the Design channel a new description", ["description"]),
         # An amount a record keeps.
         ("how much CPU quota do we have left in us-east1?", ["CPU quota"]),
+        # Which ones a list holds, by a property's value.
+        ("look up employees whose surname is Smith", ["surname"]),
+        ("who has the desk phone 4455?", ["desk phone"]),
     ],
 )
 def test_a_property_is_read_from_the_requests_shape(request_: str, expected: list[str]) -> None:
@@ -187,6 +190,17 @@ def test_one_word_no_property_holds_is_read_by_what_the_lexicon_says_it_names() 
     docs += [{"resource": ["other"], "properties": ["other"]}] * 8
     # "public" is no property's name; the lexicon says it is a visibility.
     assert set(Properties(docs, 1.0, 0.5).scores("make the repo public", frozenset({"PATCH"}))) == {0}
+
+
+def test_a_phrase_the_lexicon_names_in_other_words_finds_the_property_of_those_words() -> None:
+    docs: list[dict[str, Any]] = [
+        {"resource": ["user"], "properties": ["employe_id", "mail"]},
+        {"resource": ["booking"], "properties": ["staff_member_id", "number"]},
+    ]
+    docs += [{"resource": ["other"], "properties": ["other"]}] * 8
+    # "staff number" is no property's name, and its words are the booking's: the lexicon says employee ID.
+    found = Properties(docs, 1.0, 0.5).scores("look up Nina Ortiz's staff number", frozenset({"GET"}))
+    assert max(found, key=lambda number: found[number]) == 0
 
 
 def test_making_something_into_what_it_is_not_is_a_change() -> None:

@@ -49,6 +49,12 @@ INTENT_PHRASES = {
     "bring back": UPDATE,
     "leave a": CREATE,
     "stop anyone from": UPDATE,  # a rule against it: made or changed
+    "dont let": UPDATE,
+    "do not let": UPDATE,
+    "dont allow": UPDATE,
+    "do not allow": UPDATE,
+    "say yes": WRITE,
+    "say no": WRITE,
     "stop people from": UPDATE,
     "stop everyone from": UPDATE,
     "make the": UPDATE,
@@ -74,7 +80,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "sync refund pay charge void sign verify suspend resume pause stop start run trigger deploy rollback promote "
         "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
-        "generate split redeploy apply build ask ping roll",
+        "generate split redeploy apply build ask ping roll confirm",
         WRITE,
     ),
 )
@@ -84,4 +90,4 @@ SENT = frozenset({"email", "mail", "text", "message", "dm"})
 
 # Words that are the action only when said first ("like the drone video"; "I'd like to see" asks nothing
 # of likes), and the methods they ask for.
-FIRST_VERBS = {"like": CREATE, "unlike": DELETE}
+FIRST_VERBS = {"like": CREATE, "unlike": DELETE, "empty": DELETE}

@@ -5,11 +5,13 @@ of that evidence ("get rid of" is delete and remove, a PR is a pull request, "wh
 which HTTP methods an action word asks for is :mod:`.intents`'s. General software vocabulary only, never
 one API's names: the search index (:mod:`.index`) and :mod:`.asks` read it. Keys are words as people
 say them (lower-case, apostrophes dropped, hyphens as spaces), matched as phrases before single words.
+It holds :mod:`.things`' words for things and :mod:`.verbs`' for the basic actions.
 """
 
 from __future__ import annotations
 
 from .things import THINGS
+from .verbs import VERBS
 
 __all__ = ["EVERYDAY"]
 
@@ -21,8 +23,6 @@ _ACTIVITY = (("event", "activity", "history", "log", "audit", "action"), 0.6)
 _TIME_AWAY = (("time", "off", "leave", "absence", "vacation"), 0.7)
 # Whether someone is there: "is Jonas online in Teams", "who is online right now".
 _PRESENCE = (("presence", "availability"), 0.9)
-# A change to what exists: "make the project private", "make it public".
-_CHANGE_IT = (("update", "set"), 0.4)
 # A rule against something: "stop anyone from force pushing", "prevent merges without a review".
 _RESTRICT = (("rule", "ruleset", "protection", "restriction", "restrict", "lock", "limit"), 0.6)
 # How much of something in a time: "how many pull requests can they open per day" asks for a limit.
@@ -67,6 +67,13 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # An invite said as a thing is an invitation ("accept the meeting invite"), not someone to invite.
     "the invite": (("invitation", "event"), 0.8),
     "meeting invite": (("invitation", "meeting", "event", "calendar"), 0.8),
+    "meeting request": (("invitation", "meeting", "event", "calendar"), 0.8),
+    "say yes to": (("accept",), 0.9),
+    "say no to": (("decline",), 0.9),
+    # what is used up or ends: "is the app's secret about to run out", "are we running out of storage"
+    **dict.fromkeys(("run out", "runs out", "running out"), (("expire", "expiration", "quota", "limit"), 0.6)),
+    "confirm": (("verify", "confirm"), 0.6),  # "confirm we own contoso.io"
+    **dict.fromkeys(("empty my", "empty the"), (("delete", "clear"), 0.7)),  # "empty my spam folder"
     # Who looked at something asks for its views: its activity or analytics.
     "looked at": (("view", "viewed", "activity", "analytics", "access", "seen"), 0.6),
     "viewed": (("view", "activity", "analytics", "access", "seen"), 0.6),
@@ -116,6 +123,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "stop everyone from": _RESTRICT,
     "stop people from": _RESTRICT,
     "stop anyone from": _RESTRICT,
+    **dict.fromkeys(("dont let", "do not let", "dont allow", "do not allow"), _RESTRICT),
     "resend": (("redeliver", "retry", "send", "resend"), 0.6),
     # "make the project private": a change to something that exists, not a new one
     # a rate asks for a limit: "how many pull requests can new contributors open per day"
@@ -131,95 +139,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # what uses something up: "what's eating our Actions minutes" asks where the usage goes
     "eating": (("usage", "billing", "cost"), 0.6),
     "eating up": (("usage", "billing", "cost"), 0.6),
-    "make the": _CHANGE_IT,
-    "make this": _CHANGE_IT,
-    "make it": _CHANGE_IT,
-    "leave a": (("create",), 0.4),  # "leave a comment": writing one, not leaving a group
-    "new": (("create",), 0.6),
-    "add": (("create", "add"), 0.6),
-    "added": (("create", "add", "addition"), 0.6),  # lines added are additions
-    "set up": (("create", "configure"), 0.6),
-    "setup": (("create", "configure"), 0.6),
-    "start": (("create", "start", "run"), 0.4),
-    "open": (("create", "open"), 0.4),
-    "register": (("create", "register"), 0.5),
-    "save": (("create", "save", "put"), 0.4),
-    "store": (("create", "put", "set"), 0.4),
-    "put": (("create", "update", "set"), 0.4),
-    "publish": (("create", "release", "publish"), 0.6),
-    "write": (("create", "update"), 0.4),
-    "upload": (("upload", "content", "create", "file"), 0.6),
-    "change": (("update", "edit"), 0.7),
-    "edit": (("update",), 0.8),
-    "modify": (("update",), 0.8),
-    "rename": (("update", "rename", "name"), 0.6),
-    "fix": (("update", "edit"), 0.5),
-    "set": (("update", "set"), 0.5),
-    "turn on": (("enable", "update"), 0.7),
-    "turn off": (("disable", "update"), 0.7),
-    "switch on": (("enable", "update"), 0.7),
-    "switch off": (("disable", "update"), 0.7),
-    "shut off": (("disable", "deactivate", "status", "update"), 0.7),
-    "shut down": (("shutdown", "disable", "deactivate", "stop", "status"), 0.7),
-    "tear down": (("delete", "destroy", "remove"), 0.8),
-    # Looking through everything at once: a search ("find documents about the budget across SharePoint").
-    "across": (("search", "query"), 0.5),
-    "anywhere": (("search", "query"), 0.5),
-    "spin down": (("stop", "shutdown", "scale", "delete"), 0.6),
-    "enable": (("enable", "update"), 0.6),
-    "disable": (("disable", "update"), 0.6),
-    "deactivate": (("disable", "update"), 0.6),
-    "activate": (("enable", "update"), 0.6),
-    "toggle": (("update",), 0.5),
-    "move": (("move", "transfer", "update"), 0.5),
-    "show": (("get", "list"), 0.4),
-    # Whom to show it to, not whose it is: "show me the devices that haven't checked in".
-    "show me": (("show", "get", "list"), 0.4),
-    "tell me": (("get", "list"), 0.4),
-    "get me": (("get", "list"), 0.4),
-    "find me": (("find", "search", "get", "list"), 0.4),
-    "let me see": (("show", "get", "list"), 0.4),
-    "pull up": (("show", "get", "list"), 0.4),
-    "one": (("single",), 0.5),
-    "single": (("single",), 0.5),
-    "specific": (("single",), 0.5),
-    "particular": (("single",), 0.5),
-    "see": (("get", "list"), 0.3),
-    "view": (("get", "list"), 0.3),
-    "read": (("get", "list"), 0.3),
-    "fetch": (("get",), 0.4),
-    "look up": (("get", "search", "lookup"), 0.5),
-    "find": (("search", "list", "get"), 0.5),
-    "search": (("search", "list"), 0.5),
-    "which": (("list",), 0.4),
-    "who": (("list", "member", "user"), 0.4),
-    "what": (("get", "list"), 0.2),
-    "how many": (("list", "count"), 0.5),
-    "how much": (("amount", "balance", "total", "usage"), 0.4),
-    "check": (("get", "status", "check", "verify"), 0.4),
-    "send": (("send", "create"), 0.6),
-    "reply": (("reply", "comment", "respond"), 0.6),
-    "respond": (("reply",), 0.6),
-    "reply all": (("reply", "all", "mail", "message"), 0.9),  # an email's answer to everyone on it
-    "comment": (("comment", "reply", "note"), 0.5),
-    "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
-    "forward": (("forward",), 1.0),
-    "cancel": (("cancel", "delete", "stop", "void"), 0.6),
-    "stop": (("cancel", "stop", "delete", "disable"), 0.5),
-    "abort": (("cancel",), 0.8),
-    "halt": (("cancel", "stop"), 0.7),
-    "kill": (("cancel", "delete", "stop"), 0.6),
-    "call off": (("cancel", "delete"), 0.8),
-    "rerun": (("rerun", "retry", "run"), 0.8),
-    "retry": (("rerun", "retry"), 0.8),
-    "re-run": (("rerun", "run"), 0.8),
-    "run again": (("rerun",), 0.8),
-    "restart": (("rerun", "restart"), 0.6),
-    "reboot": (("restart", "reboot"), 0.8),
-    "trigger": (("dispatch", "run", "trigger", "create"), 0.6),
-    "kick off": (("dispatch", "run", "trigger", "start"), 0.7),
-    "launch": (("run", "start", "create"), 0.5),
-    "deploy": (("deployment", "release"), 0.6),
+    **VERBS,  # the words for the basic actions (:mod:`.verbs`)
     "difference": (("compare", "diff"), 0.8),
     "differences": (("compare", "diff"), 0.8),
     "every time": (("webhook", "hook", "event", "subscription"), 0.6),
@@ -275,6 +195,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "download": (("download", "content", "archive", "get"), 0.6),
     "export": (("export", "download"), 0.6),
     "share": (("share", "invite", "link", "permission", "collaboration"), 0.6),
+    # letting someone open a thing: sharing it ("give the auditors read-only access to the budget workbook")
+    **dict.fromkeys(
+        ("read only access", "view only access"),
+        (("share", "invite", "permission", "link", "access", "collaboration", "collaborator"), 0.7),
+    ),
     "unshare": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),
     "who can see": (("collaboration", "collaborator", "permission", "access", "member", "share", "user"), 0.6),
     "who has access": (("collaboration", "collaborator", "permission", "member", "share"), 0.6),
@@ -287,6 +212,18 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "reopen": (("open", "state", "update"), 0.6),  # an issue or a pull request: its state set open again
     "accept": (("accept",), 1.0),
     "decline": (("decline",), 1.0),
+    # not going to a meeting is declining it ("tell the organizer I can't attend Friday's all-hands")
+    **dict.fromkeys(
+        ("cant attend", "cannot attend", "cant make it", "cannot make it", "wont attend"), (("decline",), 0.9)
+    ),
+    # gone for good: deleted permanently ("purge the deleted intern account")
+    "purge": (("delete", "permanent", "deleted"), 0.8),
+    "for good": (("permanent", "permanently", "deleted"), 0.6),
+    "factory reset": (("wipe", "reset", "factory"), 0.8),
+    # data of one's own kept on a record: an extension of it ("save the badge ID as extra data on her account")
+    **dict.fromkeys(("extra data", "custom data", "additional data"), (("extension", "custom", "property"), 0.7)),
+    # who works somewhere: the people (users) in it ("who works in marketing")
+    **dict.fromkeys(("works in", "who work in", "works at", "works for"), (("user", "people", "member"), 0.6)),
     "subscribe": (("subscription", "subscribe"), 0.7),
     "unsubscribe": (("subscription", "delete", "unsubscribe"), 0.7),
     # to watch something is to subscribe to what happens to it
@@ -393,6 +330,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "vm": (("virtual", "machine", "instance", "server"), 0.8),
     "vms": (("virtual", "machine", "instance", "server"), 0.8),
     "own": (("owner",), 0.8),
+    "ownership": (("owner",), 0.9),
     "owns": (("owner",), 0.8),
     "part of": (("member",), 0.5),
     "belong to": (("member", "membership"), 0.6),

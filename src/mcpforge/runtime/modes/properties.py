@@ -57,6 +57,11 @@ _HOW_MUCH = re.compile(
 )
 # "everyone in the marketing department", "the users in the Berlin office": a list filtered by a property.
 _IN_THE = re.compile(rf"\b(?:in|from|at)\s+the\s+{_WORD}\s+({_WORD})\s*[.!?]?\s*$", re.IGNORECASE)
+# "employees whose surname is Smith", "who has the desk phone 4455": a list filtered by a property's value.
+_WHOSE = re.compile(
+    rf"\bwhose\s+((?:{_WORD}\s+){{0,2}}{_WORD})\s+(?:is|are|was|were|has|have|starts|ends|contains)\b", re.IGNORECASE
+)
+_WHO_HAS = re.compile(rf"^\s*who\s+(?:has|have)\s+the\s+((?:{_WORD}\s+){{0,2}}{_WORD})", re.IGNORECASE)
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
 # making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
 # their own (both measured).
@@ -105,6 +110,7 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     if wanted == READ:
         phrases += [_words(found) for found in _IN_THE.findall(request)]
         phrases += [_words(found) for found in _HOW_MUCH.findall(request)]
+        phrases += [_words(found) for found in (*_WHOSE.findall(request), *_WHO_HAS.findall(request))]
     if "PATCH" in wanted:
         phrases += [_words(the or last) for the, last in _MADE_INTO.findall(request)]
         phrases += [_words(found) for found in _SWITCHED.findall(request)]
@@ -152,6 +158,10 @@ class Properties:
             if self._match(said, 1.0, found):
                 continue
             if len(said) > 1:
+                # A phrase the lexicon names in other words: "Nina's staff number" (employeeId).
+                named = tuple(term for term, weight in query_terms(phrase).items() if weight >= _SURE_ENOUGH)
+                if len(named) > 1 and named != said and self._match(named, self._part, found):
+                    continue
                 # "Ravi's phone number" (mobilePhone), "the homepage URL of X" (homepage): no property has
                 # every word, so the phrase less its last word, or less its first, at a part's value.
                 less_last: dict[int, float] = {}

@@ -176,6 +176,13 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"\1 are the direct reports of",
     ),
+    # "the people I manage", "everyone Liam manages": their direct reports
+    (
+        re.compile(
+            r"\b(?:the\s+)?(?:people|those|everyone|staff|employees)\s+(?:that\s+|who\s+|whom\s+)?([Ii]|[Ww]e|[A-Z][a-z]+)\s+manages?\b"
+        ),
+        lambda m: f"the direct reports of {'me' if m[1].lower() in ('i', 'we') else m[1]}",
+    ),
     (
         re.compile(
             r"\b(?:(who)\s+(?:has|have|holds?)|(?:users|people|admins|everyone|members|accounts)\s+(?:with|holding))"
@@ -306,9 +313,28 @@ def undone(word: str) -> str | None:
     return rest if known or rest in EVERYDAY or stem(rest) in lexicon_stems() else None
 
 
+# What happened, then what to do about it: "Jonas got a new phone, clear his MFA methods" asks to clear
+# them (a new phone is not made), "we track bugs in Jira now, so turn off the issue tracker" to turn it off.
+_BEFORE_DOING = re.compile(
+    r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
+)
+
+
+def _what_to_do(text: str) -> str:
+    """``text`` from its action on, when a clause saying what happened comes first; else ``text``."""
+    found = _BEFORE_DOING.match(text)
+    if found is None:
+        return text
+    before, after = words(found[1]), said_words(found[2])
+    if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
+        return text
+    acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
+    return found[2] if acts else text
+
+
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = said_words(meant(text))
+    said = said_words(_what_to_do(meant(text)))
     if said and said[0] in SENT:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is

@@ -75,13 +75,27 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "people": (("user", "member", "person"), 0.6),
     "boss": (("manager",), 0.9),
     # Someone from outside the organisation, let in by an invitation: "add a guest from our partner company".
-    **dict.fromkeys(("guest", "guests"), (("invitation",), 0.6)),
+    **dict.fromkeys(("guest", "guests"), (("invitation", "user"), 0.6)),
+    # sign-ins ("any logins from abroad"; matched by stem, so also "a login": low, as a database's logins)
+    **dict.fromkeys(("logins", "log ins"), (("sign", "login"), 0.6)),
+    "headcount": (("count", "member", "user"), 0.8),
+    **dict.fromkeys(("cell number", "cell phone", "cellphone"), (("mobile", "phone"), 0.8)),
+    # the number an employer gives someone ("Nina's staff number", "her badge number")
+    **dict.fromkeys(("staff number", "employee number", "badge number", "staff id"), (("employee", "id"), 0.8)),
+    "address book": (("contact",), 0.9),
+    **dict.fromkeys(("seat", "seats"), (("license", "sku", "subscription"), 0.6)),  # what a company buys seats of
+    "graph": (("chart",), 0.5),  # "make a graph of the sales table"
     "org chart": (("manager", "direct", "report"), 0.7),
     "subfolder": (("child", "children", "folder"), 0.8),
     "sub folder": (("child", "children", "folder"), 0.8),
     "everyone": (("user", "member", "people"), 0.6),
     "everybody": (("user", "member", "people"), 0.6),
-    "distribution list": (("group", "mail", "member"), 0.8),
+    # a list of people one mail reaches: a group ("the Sales distribution list", "a mailing list for the reps")
+    **dict.fromkeys(
+        ("distribution list", "distribution lists", "mailing list", "mailing lists"), (("group", "mail", "member"), 0.8)
+    ),
+    # the people an organisation employs are its users (low: an HR API's employees are its own records)
+    **dict.fromkeys(("employee", "employees", "staff", "staff member", "staff members"), (("user", "people"), 0.4)),
     # What a build leaves behind, in CI's word for it.
     "build output": (("artifact",), 0.8),
     "build outputs": (("artifact",), 0.8),
@@ -115,6 +129,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "check back": (("checkin", "unlock"), 0.8),
     "client secret": (("password", "credential", "secret", "application"), 0.7),
     "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
+    "workbook": (("spreadsheet", "excel", "file", "drive", "item"), 0.5),  # a file, not only its cells
     "excel": (("workbook",), 0.6),
     "password": (("password", "credential", "authentication", "secret"), 0.5),
     "log": (("log", "audit", "trace"), 0.5),
@@ -156,6 +171,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "company wide": _USAGE,
     # a computer is a device an organisation manages
     "laptop": (("device", "computer"), 0.8),
+    "wireless": (("wifi",), 0.8),  # "the wireless network settings": Wi-Fi
     # how much something was used: its usage, what was done with it ("how many people used Teams")
     "used": (("usage", "activity"), 0.5),
     "computer": (("device",), 0.6),
