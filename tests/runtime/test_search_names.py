@@ -382,6 +382,13 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert query_terms("confirm we own contoso.io")[stem("verify")] >= 0.6
     assert query_terms("how many seats have we bought")[stem("license")] >= 0.6
     assert query_terms("give the auditors read-only access to the budget workbook")[stem("share")] >= 0.7
+    assert query_terms("make my own copy of this repo")[stem("fork")] >= 0.8
+    assert query_terms("stop this spammer from interacting with my repos")[stem("block")] >= 0.7
+    assert query_terms("count the unresolved issues in acme/widgets")[stem("open")] >= 0.7
+    assert query_terms("check the repo for accidentally pushed secrets")[stem("scanning")] >= 0.6
+    activity = query_terms("show today's activity across the acme organization")
+    assert activity[stem("event")] >= 0.5 and stem("enable") not in activity  # not "activate"
+    assert intent("count the open issues") == {"GET"}
     # the word of an HR API's own records counts whole; the directory's users only a little
     employees = query_terms("list all our employees")
     assert employees[stem("employee")] == 1.0 and employees[stem("user")] <= 0.4

@@ -73,7 +73,10 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "close reopen give prevent put",
         UPDATE,
     ),
-    ("list show get find search see view read fetch download which who what how why look any anything compare", READ),
+    (
+        "list show get find search see view read fetch download which who what how why look any anything compare count",
+        READ,
+    ),
     (
         "cancel merge approve accept decline reject restore resend retry rerun revoke renew rotate reset restart "
         "reboot resize scale lock pin star follow block mute snooze assign transfer duplicate copy clone fork import "

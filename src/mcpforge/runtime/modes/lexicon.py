@@ -160,6 +160,14 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "send traffic": (("referrer", "referral", "traffic"), 0.8),
     # A secret that got out: what secret scanning finds.
     "leaked": (("secret", "scanning", "alert", "exposed"), 0.8),
+    **dict.fromkeys(
+        ("accidentally pushed", "accidentally committed"), (("secret", "scanning", "alert", "exposed"), 0.6)
+    ),
+    # someone who spams is someone to block ("stop this spammer from interacting with my repos")
+    **dict.fromkeys(("spammer", "spammers"), (("block", "spam", "abuse"), 0.7)),
+    "unresolved": (("open",), 0.7),  # an issue or an alert not yet closed
+    # "make my own copy of this repo" (before "my own", which says whose)
+    **dict.fromkeys(("own copy", "my own copy", "our own copy"), (("fork", "clone", "copy"), 0.8)),
     # Who is on a network: its clients; numbers moved from another carrier are ported.
     "connected to": (("client", "session", "device"), 0.6),
     "carrier": (("carrier", "port", "porting", "portability"), 0.5),
@@ -249,6 +257,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "sign out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "who am i": (("authenticated", "current", "me", "user"), 0.9),
     "happened": _ACTIVITY,
+    # what went on, said as a noun (its stem is "activate"'s: not an enabling)
+    **dict.fromkeys(("activity", "activities"), (("event", "activity", "history"), 0.5)),
     "going on": _ACTIVITY,
     "been doing": _ACTIVITY,
     # when, not what
