@@ -389,6 +389,17 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     activity = query_terms("show today's activity across the acme organization")
     assert activity[stem("event")] >= 0.5 and stem("enable") not in activity  # not "activate"
     assert intent("count the open issues") == {"GET"}
+    assert query_terms("duplicate the contract file into Legal")[stem("copy")] >= 0.6
+    history = query_terms("show the version history of the budget workbook")
+    assert history[stem("version")] >= 0.9 and stem("audit") not in history
+    assert query_terms("color-code this message as red")[stem("category")] >= 0.8
+    assert query_terms("create a new leave type called Jury Duty")[stem("reason")] >= 0.8
+    assert query_terms("answer Tom's latest message with a thank you")[stem("reply")] >= 0.7
+    assert query_terms("list Alex's group memberships")[stem("transitive")] >= 0.8
+    assert intent("am I running out of OneDrive storage?") == {"GET"}  # a question, not a run
+    # what to do after "so", when it is a phrase of an action: "so say no to the all-hands"
+    declined = query_terms("I'm off that day, so say no to the all-hands")
+    assert declined[stem("decline")] >= 0.8 and declined[stem("meeting")] >= 0.8
     # the word of an HR API's own records counts whole; the directory's users only a little
     employees = query_terms("list all our employees")
     assert employees[stem("employee")] == 1.0 and employees[stem("user")] <= 0.4

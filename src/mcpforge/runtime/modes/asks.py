@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Container
 
-from .intents import FIRST_VERBS, SENT
+from .intents import FIRST_VERBS, INTENT_PHRASES, SENT
 from .lexicon import EVERYDAY
 from .sentences import condition, described, intent, lets_someone, lexicon_stems, meant, methods_of, said_words, undone
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
@@ -330,7 +330,10 @@ def _purpose(said: list[str]) -> set[int]:
         (
             i
             for i in range(1, len(said) - 1)
-            if said[i] == "so" and said[i + 1] not in _NOT_PURPOSE and not methods_of(said[i + 1])
+            if said[i] == "so"
+            and said[i + 1] not in _NOT_PURPOSE
+            and not methods_of(said[i + 1])
+            and " ".join(said[i + 1 : i + 3]) not in INTENT_PHRASES  # "so say no to the all-hands"
         ),
         len(said),
     )

@@ -80,6 +80,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "who saw": (("view", "viewed", "activity", "analytics", "seen"), 0.6),
     "who opened": (("open", "view", "viewed", "activity", "analytics"), 0.6),
     "copy": (("duplicate", "clone", "replicate"), 0.7),
+    "duplicate": (("copy", "clone"), 0.6),
+    "version history": (("version",), 0.9),  # a file's versions, not an audit log
+    **dict.fromkeys(("color code", "colour code"), (("category", "color", "label", "tag"), 0.8)),  # "color-code it red"
+    # the kinds of leave an employer keeps ("add a leave type for jury duty")
+    **dict.fromkeys(("leave type", "leave types", "type of leave", "leave reason"), (("time", "off", "reason"), 0.8)),
     "owe": (("balance", "invoice", "bill", "billing", "due"), 0.6),
     "past due": (("overdue", "unpaid", "delinquent", "due"), 0.6),
     "power off": (("shutdown", "stop", "disable"), 0.7),
@@ -379,6 +384,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "spend": (("billing", "usage", "cost", "invoice"), 0.6),
     "cost": (("billing", "usage", "price", "invoice"), 0.5),
     "busy": (("presence", "availability", "schedule"), 0.6),
+    # what someone is a member of ("Alex's group memberships")
+    **dict.fromkeys(("group memberships", "group membership"), (("group", "member", "transitive"), 0.8)),
     "do not disturb": (("presence", "availability", "status"), 0.8),
     "reschedule": (("update", "event", "time"), 0.7),
     "api key": (("key", "token", "secret", "credential"), 0.7),

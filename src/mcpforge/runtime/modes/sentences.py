@@ -34,7 +34,7 @@ __all__ = [
 # things, not what to do now.
 _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
-_ASKING = wordset("when where did does is are was were has")
+_ASKING = wordset("when where did does is are was were has am")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
 
 

@@ -85,6 +85,7 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "comment": (("comment", "reply", "note"), 0.5),
     "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
     "forward": (("forward",), 1.0),
+    "answer": (("reply", "respond", "answer"), 0.7),  # "answer Tom's latest message"
     "cancel": (("cancel", "delete", "stop", "void"), 0.6),
     "stop": (("cancel", "stop", "delete", "disable"), 0.5),
     "abort": (("cancel",), 0.8),
