@@ -400,10 +400,28 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     # what to do after "so", when it is a phrase of an action: "so say no to the all-hands"
     declined = query_terms("I'm off that day, so say no to the all-hands")
     assert declined[stem("decline")] >= 0.8 and declined[stem("meeting")] >= 0.8
+    assert query_terms("convert the quarterly report document to PDF")[stem("content")] >= 0.8
+    assert query_terms("get back the Excel file I removed yesterday")[stem("restore")] >= 0.8
+    assert "PATCH" in intent("get back the file I removed")
+    assert query_terms("write back to Priya's email")[stem("reply")] >= 0.8
+    assert query_terms("RSVP yes to the design review")[stem("accept")] >= 0.9
+    done = query_terms("complete my to-do item 'book flights'")
+    assert done[stem("task")] >= 0.8 and stem("book") not in done and "PATCH" in intent("complete my task")
+    assert query_terms("list machines that fail our compliance policy")[stem("device")] >= 0.5
+    assert query_terms("add a Status field to the tracker list")[stem("column")] >= 0.4
+    assert query_terms("enroll Mia in the chemistry class")[stem("member")] >= 0.7
+    presence = query_terms("show me as busy on Teams")
+    assert presence[stem("presence")] == 1.0 and "PATCH" in intent("show me as busy on Teams")
     # the word of an HR API's own records counts whole; the directory's users only a little
     employees = query_terms("list all our employees")
     assert employees[stem("employee")] == 1.0 and employees[stem("user")] <= 0.4
     assert stem("user") not in query_terms("invite a consultant to work in the Project X folder")
+
+
+def test_text_in_single_quotes_is_a_name_not_what_to_find() -> None:
+    quoted = query_terms("mark the 'book flights' task as done")
+    assert stem("book") not in quoted and stem("flight") not in quoted and stem("task") in quoted
+    assert stem("plumber") in query_terms("update the plumber's number and Tom's")  # apostrophes quote nothing
 
 
 def test_a_clause_saying_what_happened_comes_before_what_to_do() -> None:

@@ -132,6 +132,7 @@ def test_a_property_asked_finds_the_record_that_holds_it(request_: str, expected
         ("who created the Partners SharePoint site?", True),
         ("Who uploaded Budget.xlsx?", True),
         ("who first added this label", True),
+        ("who is the author of Budget.xlsx?", True),  # its author made it
         # Only making: a record holds who made it, while these ask for records of their own.
         ("who changed PROJ-4 and when?", False),  # a history
         ("who reviewed PR 230?", False),  # the reviews

@@ -30,7 +30,8 @@ _TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
 _COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+")
 
 
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+# Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's").
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<![\w'])'[^'\n]+'(?!\w)")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
 # names, keys such as PROJ-123, INC-7 or us-east1 (a hyphen and a number: "to-do" and "all-hands" are words),
 # and one letter with a number: a cell (A1, C10), a plan (E5), a version (v2).
@@ -366,7 +367,7 @@ _NOT_BEFORE_A_NAME = wordset(
 # Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card",
 # "add jane@example.com to the list", "add a student to the chemistry class".
 _ADDS_SOMEONE = re.compile(
-    r"\b(?i:add|put|remove|kick|take|drop)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"\b(?i:add|put|remove|kick|take|drop|enrol|enroll)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
     r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
     r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
     r"(student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)\s+(?:to|into|from|off|out)\b"

@@ -47,6 +47,8 @@ INTENT_PHRASES = {
     "pull up": READ,
     "look at": READ,
     "bring back": UPDATE,
+    "get back": UPDATE,
+    "write back": CREATE,
     "leave a": CREATE,
     "stop anyone from": UPDATE,  # a rule against it: made or changed
     "dont let": UPDATE,
@@ -70,7 +72,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
-        "close reopen give prevent put",
+        "close reopen give prevent put complete",
         UPDATE,
     ),
     (
@@ -83,7 +85,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "sync refund pay charge void sign verify suspend resume pause stop start run trigger deploy rollback promote "
         "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
-        "generate split redeploy apply build ask ping roll confirm answer",
+        "generate split redeploy apply build ask ping roll confirm answer rsvp",
         WRITE,
     ),
 )

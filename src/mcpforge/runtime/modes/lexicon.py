@@ -289,7 +289,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "starred": (("star", "stargazer"), 0.9),
     "server": (("instance", "machine", "host", "node"), 0.5),
     "servers": (("instance", "machine", "host", "node"), 0.5),
-    "machine": (("instance", "server", "host", "node"), 0.5),
+    "machine": (("instance", "server", "host", "node", "device", "computer"), 0.5),
     "backed up": (("backup",), 0.9),
     "back up": (("backup",), 0.9),
     "down": (("status", "state", "health", "uptime"), 0.4),
@@ -302,6 +302,17 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "note": (("comment", "note", "annotation"), 0.5),
     "drop a note": (("comment", "note", "create"), 0.7),
     "bring back": (("restore", "recover", "undelete"), 0.8),
+    "get back": (("restore", "recover", "undelete"), 0.8),
+    # a file in another format is its content converted ("convert the report to PDF")
+    "to pdf": (("pdf", "content", "format", "convert", "download"), 0.8),
+    "write back": (("reply",), 0.8),  # "write back to Priya's email"
+    # answering an invitation: "RSVP yes to the design review"
+    "rsvp yes": (("accept", "response", "event"), 0.9),
+    "rsvp no": (("decline", "response", "event"), 0.9),
+    "rsvp": (("accept", "decline", "response", "event"), 0.6),
+    "complete": (("complete", "completed", "status", "update"), 0.6),  # "complete my to-do item"
+    # a record's fields are a list's or a table's columns ("add a Status field to the tracker list")
+    **dict.fromkeys(("field", "fields"), (("column", "property"), 0.4)),
     "recover": (("restore", "undelete"), 0.7),
     "waiting": (("pending", "open", "queue"), 0.5),
     "pending": (("open", "waiting"), 0.5),

@@ -65,7 +65,10 @@ _WHO_HAS = re.compile(rf"^\s*who\s+(?:has|have)\s+the\s+((?:{_WORD}\s+){{0,2}}{_
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
 # making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
 # their own (both measured).
-_WHO_MADE = re.compile(r"^\s*who\s+(?:first\s+)?(?:created|made|uploaded|added)\b", re.IGNORECASE)
+_WHO_MADE = re.compile(
+    r"^\s*who\s+(?:(?:first\s+)?(?:created|made|uploaded|added)|(?:is|was)\s+the\s+author\s+of|authored)\b",
+    re.IGNORECASE,
+)
 _MADE = tuple(terms("created"))  # the property's words: createdBy, created_by
 # "who's following the budget task", "who is watching acme/widgets": a record lists those who do it
 # (followers, watchers): the verb is the property's word ("who's going to" is not a doing).

@@ -200,6 +200,8 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"\1 \2 meeting",
     ),
+    # someone shown as a state is their presence set: "show me as busy on Teams"
+    (re.compile(r"^\s*show\s+me\s+as\b", re.IGNORECASE), "set my presence to"),
     # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"
     (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
 )

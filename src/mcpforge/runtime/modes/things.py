@@ -200,6 +200,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "spam": (("block", "delete", "junk"), 0.4),
     "todo": (("task", "todo"), 0.8),
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
+    **dict.fromkeys(("to do item", "to do items"), (("task", "todo"), 0.8)),
     "reminder": (("task", "todo"), 0.5),
     "remind": (("task", "todo", "reminder"), 0.6),
     "ticket": (("issue", "case", "incident"), 0.6),
