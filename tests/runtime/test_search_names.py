@@ -412,6 +412,14 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert query_terms("enroll Mia in the chemistry class")[stem("member")] >= 0.7
     presence = query_terms("show me as busy on Teams")
     assert presence[stem("presence")] == 1.0 and "PATCH" in intent("show me as busy on Teams")
+    assert query_terms("what files are popular with my colleagues right now?")[stem("trending")] >= 0.7
+    assert query_terms("who's been inactive in Teams for a month?")[stem("usage")] >= 0.6
+    assert query_terms("start a Planner board for the product launch")[stem("plan")] >= 0.9
+    assert query_terms("register another reply URL for our app")[stem("redirect")] >= 0.8
+    assert query_terms("who manages the Marketing group?")[stem("owner")] == 1.0
+    assert stem("owner") not in query_terms("who manages Tom?")  # a person: their manager
+    admins = query_terms("who are our global admins?")
+    assert admins[stem("role")] == 1.0 and admins[stem("member")] == 1.0
     # the word of an HR API's own records counts whole; the directory's users only a little
     employees = query_terms("list all our employees")
     assert employees[stem("employee")] == 1.0 and employees[stem("user")] <= 0.4

@@ -170,7 +170,12 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # someone who spams is someone to block ("stop this spammer from interacting with my repos")
     **dict.fromkeys(("spammer", "spammers"), (("block", "spam", "abuse"), 0.7)),
-    "unresolved": (("open",), 0.7),  # an issue or an alert not yet closed
+    "unresolved": (("open",), 0.7),
+    "popular": (("trending", "popular", "top"), 0.7),  # "what files are popular with my colleagues"
+    "inactive": (
+        ("activity", "usage", "used", "inactive"),
+        0.6,
+    ),  # not used: a usage report's  # an issue or an alert not yet closed
     # "make my own copy of this repo" (before "my own", which says whose)
     **dict.fromkeys(("own copy", "my own copy", "our own copy"), (("fork", "clone", "copy"), 0.8)),
     # Who is on a network: its clients; numbers moved from another carrier are ported.

@@ -204,6 +204,16 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     (re.compile(r"^\s*show\s+me\s+as\b", re.IGNORECASE), "set my presence to"),
     # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"
     (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
+    # who manages a thing (not a person) owns it: "who manages the Marketing group?"
+    (
+        re.compile(r"\bwho\s+(?:manages|is\s+in\s+charge\s+of)\s+(?=the\b|our\b)", re.IGNORECASE),
+        "who are the owners of ",
+    ),
+    # "who are our global admins?": the members of the administrator role
+    (
+        re.compile(r"\bwho\s+are\s+(?:our|the)\s+((?:[\w-]+\s+){1,2})admins\b", re.IGNORECASE),
+        r"who are the members of the \1administrator role",
+    ),
 )
 
 

@@ -83,6 +83,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # the number an employer gives someone ("Nina's staff number", "her badge number")
     **dict.fromkeys(("staff number", "employee number", "badge number", "staff id"), (("employee", "id"), 0.8)),
     "address book": (("contact",), 0.9),
+    "planner board": (("planner", "plan"), 0.9),  # Planner shows a plan as a board
+    # where a sign-in sends its answer: an app's redirect URIs ("register another reply URL for our app")
+    **dict.fromkeys(("reply url", "reply urls", "callback url", "redirect url"), (("redirect", "uri", "url"), 0.8)),
     **dict.fromkeys(("seat", "seats"), (("license", "sku", "subscription"), 0.6)),  # what a company buys seats of
     "graph": (("chart",), 0.5),  # "make a graph of the sales table"
     "org chart": (("manager", "direct", "report"), 0.7),
