@@ -197,6 +197,14 @@ def test_a_slug_before_the_word_for_a_thing_is_its_name() -> None:
     assert stem("allhands") in query_terms("move the all-hands meeting to Friday")
 
 
+def test_a_word_before_the_word_for_a_file_is_its_name() -> None:
+    # "the contract file" is one file, named "contract": not an API's contracts
+    copied = query_terms("duplicate the contract file into Legal")
+    assert copied[stem("contract")] < 0.5 and copied[stem("file")] == 1.0
+    assert query_terms("open the budget spreadsheet")[stem("budget")] < 0.5
+    assert query_terms("list the contracts")[stem("contract")] == 1.0
+
+
 def test_filing_a_thing_away_moves_it() -> None:
     filed = query_terms("file this email in the Archive folder")
     assert stem("move") in filed and stem("file") not in filed

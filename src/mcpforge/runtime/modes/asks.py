@@ -240,7 +240,7 @@ def _name_length(tokens: list[str]) -> int:
 # before the words for things people name (a "security group" and "mobile apps" are kinds the lexicon
 # knows, or would be read so by their first word).
 _NAMED = 0.25
-_NAMED_THINGS = wordset("app site team group channel")
+_NAMED_THINGS = wordset("app site team group channel file document doc spreadsheet workbook sheet folder")
 
 
 def _names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
