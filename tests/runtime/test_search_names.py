@@ -428,6 +428,13 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert stem("owner") not in query_terms("who manages Tom?")  # a person: their manager
     admins = query_terms("who are our global admins?")
     assert admins[stem("role")] == 1.0 and admins[stem("member")] == 1.0
+    assert query_terms("give Kim edit rights on the budget file")[stem("share")] >= 0.7
+    assert query_terms("audit trail of policy changes from last week")[stem("log")] >= 0.9
+    flagged = query_terms("set a follow-up flag on the message from Jack")
+    assert flagged[stem("flag")] == 1.0 and "PATCH" in intent("set a follow-up flag on it")  # not "set up"
+    assert query_terms("what time am I working next?")[stem("shift")] >= 0.8
+    assert query_terms("who does Carol work for?")[stem("manager")] == 1.0
+    assert query_terms("make Bob a member of Finance")[stem("membership")] >= 0.7
     # the word of an HR API's own records counts whole; the directory's users only a little
     employees = query_terms("list all our employees")
     assert employees[stem("employee")] == 1.0 and employees[stem("user")] <= 0.4

@@ -371,6 +371,7 @@ _ADDS_SOMEONE = re.compile(
     r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
     r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
     r"(student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)\s+(?:to|into|from|off|out)\b"
+    r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+an?\s+member\s+of\b"  # "make Bob a member of Finance"
 )
 _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
@@ -387,7 +388,8 @@ def _adds_someone(text: str) -> bool:
     if found.group(2) or found.group(3):
         return True
     return all(
-        word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems() for word in found.group(1).split()
+        word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems()
+        for word in (found.group(1) or found.group(4)).split()
     )
 
 

@@ -171,6 +171,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # someone who spams is someone to block ("stop this spammer from interacting with my repos")
     **dict.fromkeys(("spammer", "spammers"), (("block", "spam", "abuse"), 0.7)),
     "unresolved": (("open",), 0.7),
+    "audit trail": (("audit", "log", "directory"), 0.9),  # "the audit trail of policy changes"
+    # a mark to come back to a message ("set a follow-up flag", "flag it so I follow up")
+    "follow up": (("flag", "followup", "reminder", "follow"), 0.6),
+    **dict.fromkeys(("am i working", "are we working"), (("shift", "schedule"), 0.8)),  # "what time am I working next?"
     "popular": (("trending", "popular", "top"), 0.7),  # "what files are popular with my colleagues"
     "inactive": (
         ("activity", "usage", "used", "inactive"),
@@ -215,7 +219,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "share": (("share", "invite", "link", "permission", "collaboration"), 0.6),
     # letting someone open a thing: sharing it ("give the auditors read-only access to the budget workbook")
     **dict.fromkeys(
-        ("read only access", "view only access"),
+        ("read only access", "view only access", "edit access", "edit rights", "edit permissions", "view rights"),
         (("share", "invite", "permission", "link", "access", "collaboration", "collaborator"), 0.7),
     ),
     "unshare": (("share", "link", "collaboration", "permission", "remove", "delete"), 0.7),

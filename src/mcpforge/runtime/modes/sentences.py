@@ -168,7 +168,10 @@ _ONE_ON_ONE = re.compile(r"\b1(?::|-on-|\s+on\s+)1s?\b", re.IGNORECASE)
 # reports), and who holds a role ("who has the Exchange administrator role", "the admins with the Global
 # Administrator role": the role's members, not roles).
 _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)report\s+to\b", re.IGNORECASE), r"is the manager of \1"),
+    (
+        re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)(?:report\s+to|work\s+for)\b", re.IGNORECASE),
+        r"is the manager of \1",
+    ),
     (
         re.compile(
             r"\b(who|people|everyone|anyone|those|staff|employees)\s+(?:that\s+|who\s+)?(?:reports?|reporting)\s+to\b",
