@@ -75,7 +75,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "people": (("user", "member", "person"), 0.6),
     "boss": (("manager",), 0.9),
     # Someone from outside the organisation, let in by an invitation: "add a guest from our partner company".
-    **dict.fromkeys(("guest", "guests"), (("invitation", "user"), 0.6)),
+    **dict.fromkeys(("guest", "guests"), (("invitation",), 0.6)),
     # sign-ins ("any logins from abroad"; matched by stem, so also "a login": low, as a database's logins)
     **dict.fromkeys(("logins", "log ins"), (("sign", "login"), 0.6)),
     "headcount": (("count", "member", "user"), 0.8),
@@ -98,7 +98,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         ("distribution list", "distribution lists", "mailing list", "mailing lists"), (("group", "mail", "member"), 0.8)
     ),
     # the people an organisation employs are its users (low: an HR API's employees are its own records)
-    **dict.fromkeys(("employee", "employees", "staff", "staff member", "staff members"), (("user", "people"), 0.4)),
+    # (not "staff": a booking service's staff members are its own records)
+    **dict.fromkeys(("employee", "employees"), (("user", "people"), 0.4)),
     # What a build leaves behind, in CI's word for it.
     "build output": (("artifact",), 0.8),
     "build outputs": (("artifact",), 0.8),
