@@ -31,7 +31,7 @@ _COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+")
 
 
 # Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's").
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]+'(?!\w)")
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]+'(?!\w)")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
 # names, keys such as PROJ-123, INC-7 or us-east1 (a hyphen and a number: "to-do" and "all-hands" are words),
 # and one letter with a number: a cell (A1, C10), a plan (E5), a version (v2).
