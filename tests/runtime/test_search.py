@@ -531,6 +531,9 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     assert query_terms("assign 10.0.0.5 to the management interface")[stem("ip")] == 1.0
     assert query_terms("get a free TLS certificate for example.com")[stem("domain")] < 1.0
     assert query_terms("list our domains")[stem("domain")] == 1.0
+    # Cells written as a spreadsheet writes them are a range of them.
+    assert query_terms("get the values in A1:C10 on the sales worksheet")[stem("range")] >= 0.8
+    assert stem("range") not in query_terms("meet at 10:30 on Friday")
     # A copy may be a duplicate, a clone or a replica; what is owed a balance or an invoice; a shut-down
     # server is shut down in one word too; "her own login" has no owner; a mailing list's subscribers
     # are its members; an email that goes out when someone does something is an automation.

@@ -346,6 +346,15 @@ def test_people_of_a_kind_put_into_something_are_its_members() -> None:
     assert stem("member") not in query_terms("add the report to the list")
 
 
+def test_someones_memberships_are_what_they_joined_as_well() -> None:
+    for asked in ("which Teams am I a member of?", "what groups is Tom a member of", "channels we're members of"):
+        terms = query_terms(asked)
+        assert terms[stem("member")] == 1.0 and 0 < terms[stem("join")] < 0.5, asked
+    # Someone made a member is added to it: nothing was joined yet.
+    assert stem("join") not in query_terms("make Bob a member of Finance")
+    assert stem("join") not in query_terms("list the members of the Finance group")
+
+
 def test_what_nobody_did_to_things_filters_them() -> None:
     unowned = query_terms("list the security groups nobody owns")
     assert unowned[stem("group")] == 1.0 and unowned[stem("owns")] < 1.0 and stem("owner") not in unowned
@@ -402,6 +411,17 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert history[stem("version")] >= 0.9 and stem("audit") not in history
     assert query_terms("color-code this message as red")[stem("category")] >= 0.8
     assert query_terms("create a new leave type called Jury Duty")[stem("reason")] >= 0.8
+    assert query_terms("someone nicked the tablet, reset it to how it came out of the box")[stem("wipe")] >= 0.7
+    assert query_terms("extend the Marketing group's lifetime before it lapses")[stem("renew")] >= 0.7
+    assert query_terms("book recurring catch-ups with my reports")[stem("meeting")] >= 0.6
+    assert query_terms("append a line to the expenses table")[stem("row")] >= 0.5
+    assert query_terms("how close am I to filling up my OneDrive?")[stem("quota")] >= 0.6
+    assert query_terms("is Jonas available on Teams at the moment?")[stem("presence")] >= 0.5
+    posted = query_terms("share an update in the general channel")
+    assert posted[stem("post")] >= 0.6 and posted.get(stem("update"), 0.0) < 1.0  # news, not a change
+    assert query_terms("what's the directory ID of our tenant?")[stem("organization")] >= 0.8
+    assert query_terms("Priya's sign-in risk was a false positive, clear it")[stem("dismiss")] >= 0.8
+    assert query_terms("ask for a day off next Monday")[stem("request")] >= 0.6
     assert query_terms("answer Tom's latest message with a thank you")[stem("reply")] >= 0.7
     assert query_terms("list Alex's group memberships")[stem("transitive")] >= 0.8
     assert intent("am I running out of OneDrive storage?") == {"GET"}  # a question, not a run

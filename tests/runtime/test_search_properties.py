@@ -12,7 +12,7 @@ from helpers import search_entry as entry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.documents import analyse, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex, Weights
-from mcpforge.runtime.modes.properties import Properties, property_phrases, who_made
+from mcpforge.runtime.modes.properties import Properties, property_phrases, who_did
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.targets.search import search_documents
 
@@ -62,7 +62,7 @@ def test_a_property_is_read_from_the_requests_shape(request_: str, expected: lis
         "push Thursday's meeting back to 4pm",
         "remove the account of the intern who left",  # deleting is never of a property
         "save the plumber's phone number in my contacts",  # what a request creates is a thing of its own
-        "who created the Partners SharePoint site?",  # who made a thing: see who_made
+        "who created the Partners SharePoint site?",  # who made a thing: see who_did
         "who reviewed PR 230?",
         "what issue types are there",
         "make a new branch called develop",  # making a thing, not setting one
@@ -93,7 +93,8 @@ PROPERTIES = {
     "update_user": USER,
     "get_manager": USER,
     "list_events": ["subject", "organiz", "start", "remind_minut_befor_start"],
-    "get_site": ["display_name", "creat", "creat_date_time", "web_url"],  # createdBy: creat
+    # createdBy: creat, lastModifiedBy: last_modifi
+    "get_site": ["display_name", "creat", "creat_date_time", "last_modifi", "web_url"],
     **{f"list_things_{n}": ["display_name"] for n in range(16)},
 }
 
@@ -126,22 +127,31 @@ def test_a_property_asked_finds_the_record_that_holds_it(request_: str, expected
         assert first(request_, Weights(properties=0.0)) == without
 
 
+MADE, CHANGED_LAST = ("creat",), ("last", "modifi")
+
+
 @pytest.mark.parametrize(
-    ("request_", "made"),
+    ("request_", "held"),
     [
-        ("who created the Partners SharePoint site?", True),
-        ("Who uploaded Budget.xlsx?", True),
-        ("who first added this label", True),
-        ("who is the author of Budget.xlsx?", True),  # its author made it
-        # Only making: a record holds who made it, while these ask for records of their own.
-        ("who changed PROJ-4 and when?", False),  # a history
-        ("who reviewed PR 230?", False),  # the reviews
-        ("create a site for the Partners team", False),
-        ("list the sites who created", False),
+        ("who created the Partners SharePoint site?", MADE),
+        ("Who uploaded Budget.xlsx?", MADE),
+        ("who first added this label", MADE),
+        ("who is the author of Budget.xlsx?", MADE),  # its author made it
+        ("who last edited the roadmap doc?", CHANGED_LAST),
+        ("who made the latest change to the budget workbook?", CHANGED_LAST),
+        ("who modified this file last?", CHANGED_LAST),
+        # Only making and the last change: a record holds who did those, while these ask for records of
+        # their own.
+        ("who changed PROJ-4 and when?", None),  # a history
+        ("who reviewed PR 230?", None),  # the reviews
+        ("create a site for the Partners team", None),
+        ("list the sites who created", None),
     ],
 )
-def test_who_made_a_thing_is_read_from_the_question(request_: str, made: bool) -> None:
-    assert who_made(request_) is made
+def test_who_made_or_last_changed_a_thing_is_read_from_the_question(
+    request_: str, held: tuple[str, ...] | None
+) -> None:
+    assert who_did(request_) == held
 
 
 def test_who_made_a_thing_finds_the_record_that_holds_its_maker() -> None:
@@ -149,6 +159,13 @@ def test_who_made_a_thing_finds_the_record_that_holds_its_maker() -> None:
     request_ = "who created the Partners site?"
     assert first(request_) == "get_site"
     assert first(request_, Weights(properties=0.0)) == "create_site"
+
+
+def test_who_last_changed_a_thing_raises_the_record_that_holds_its_last_editor() -> None:
+    docs = [{**analyse(entry_texts(e)), "properties": PROPERTIES.get(e["tool"]["name"], [])} for e in ENTRIES]
+    request_ = "who last changed the Partners site?"
+    raised = Properties(docs, 1.0, 0.5).scores(request_, intent(request_))
+    assert [ENTRIES[number]["tool"]["name"] for number in raised] == ["get_site"]
 
 
 def test_a_phrase_naming_a_resource_is_that_resource_not_a_property() -> None:

@@ -42,13 +42,14 @@ _STATE_NOUN = 0.7
 # A value whose form says what it is: (the word for it, its form, its weight), first match wins.
 # An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name (blog.example.com,
 # not jane@example.com) counts less than a word said: it may be what a thing is for ("a TLS certificate
-# for example.com"); an issue tracker's key ("PROJ-45") names an issue, and "acme/widgets" a repository
-# by its owner (not a path, a file or a date).
+# for example.com"); an issue tracker's key ("PROJ-45") names an issue, "acme/widgets" a repository
+# by its owner (not a path, a file or a date), and "A1:C10" a spreadsheet's range of cells.
 _KINDS = (
     ("ip", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}"), 1.0),
     ("domain", re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE), 0.5),
     ("issue", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
     ("repository", re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),
+    ("range", re.compile(r"[A-Z]{1,3}\d{1,7}:[A-Z]{1,3}\d{1,7}", re.IGNORECASE), 0.8),
 )
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
 _FILE_NAME = re.compile(
@@ -156,6 +157,8 @@ def query_terms(text: str) -> dict[str, float]:
     if _adds_someone(text):  # "add Bob to the Finance group": a member of it
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
+    elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
+        weights.setdefault(stem("join"), _JOINED_WEIGHT)
     return weights
 
 
@@ -373,6 +376,11 @@ _ADDS_SOMEONE = re.compile(
     r"(student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)\s+(?:to|into|from|off|out)\b"
     r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+an?\s+member\s+of\b"  # "make Bob a member of Finance"
 )
+# Someone's memberships asked for: "which Teams am I a member of", "what groups is Tom a member of". An
+# API may call them what was joined (Microsoft Graph's /me/joinedTeams); a little of that word, so that
+# what someone is a member of comes before the members of each.
+_MEMBER_OF = re.compile(r"\b(?:am\s+i|are\s+we|is\s+\w+|i'?m|we'?re)\s+(?:an?\s+)?members?\s+of\b", re.IGNORECASE)
+_JOINED_WEIGHT = 0.3
 _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
 _MEMBERS = ("member", "membership")

@@ -6,7 +6,7 @@ document says of the operation, so the index's other fields cannot find it. :fun
 reads the property's words from the request's shape (a possessive, "the Y of", "what Y is", what a
 change sets: "make develop the default branch", "turn off the issue tracker", who does something to
 it: "who's following the task"), and
-:func:`who_made` a question for a thing's maker ("who created the Partners site": createdBy);
+:func:`who_did` a question for a thing's maker or last editor ("who created the Partners site": createdBy);
 :class:`Properties` matches them only against each operation's property names, whole,
 so the words of every other request never meet the properties of an API's large records (measured:
 reading property names as one more field pushed 6 to 27 tasks out of the first five).
@@ -25,7 +25,7 @@ from .intents import CREATE, READ
 from .sentences import unwrapped
 from .words import STOPWORDS, VALUES, terms, wordset
 
-__all__ = ["Properties", "property_phrases", "who_made"]
+__all__ = ["Properties", "property_phrases", "who_did"]
 
 _WORD = r"[A-Za-z][\w-]*"
 # "Ravi's phone number", "the billing app's client secret": the words after a possessive.
@@ -70,6 +70,15 @@ _WHO_MADE = re.compile(
     re.IGNORECASE,
 )
 _MADE = tuple(terms("created"))  # the property's words: createdBy, created_by
+# "who last edited the roadmap doc", "who made the latest change to it": a record holds who changed it
+# last (lastModifiedBy, last_modified_by); who changed it at all is a history, as above.
+_WHO_CHANGED_LAST = re.compile(
+    r"^\s*who\s+(?:(?:last|most\s+recently)\s+(?:edited|modified|updated|changed|touched)"
+    r"|(?:made|did)\s+the\s+(?:latest|last|most\s+recent)\s+(?:edits?|changes?|updates?))\b"
+    r"|^\s*who\s+(?:edited|modified|updated|changed|touched)\b[^?]*\b(?:last|most\s+recently)\W*$",
+    re.IGNORECASE,
+)
+_CHANGED_LAST = tuple(terms("last modified"))
 # "who's following the budget task", "who is watching acme/widgets": a record lists those who do it
 # (followers, watchers): the verb is the property's word ("who's going to" is not a doing).
 _WHO_DOING = re.compile(r"^\s*who(?:['\u2019]s|\s+is|\s+are)\s+(?!going\b)([a-z]+ing)\b", re.IGNORECASE)
@@ -122,9 +131,11 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     return [" ".join(phrase) for phrase in phrases if phrase]
 
 
-def who_made(request: str) -> bool:
-    """Whether ``request`` asks who made a thing ("who created the Partners site?")."""
-    return _WHO_MADE.search(request) is not None
+def who_did(request: str) -> tuple[str, ...] | None:
+    """The words of the property ``request`` asks for when it asks who made a thing or last changed it."""
+    if _WHO_CHANGED_LAST.search(request):  # first: "who made the latest change" made a change, not the thing
+        return _CHANGED_LAST
+    return _MADE if _WHO_MADE.search(request) else None
 
 
 class Properties:
@@ -155,8 +166,9 @@ class Properties:
         phrases = [(phrase, tuple(terms(phrase))) for phrase in property_phrases(request, wanted)]
         # "Maria's manager" is /users/{id}/manager, not a property
         asked = [(phrase, said) for phrase, said in phrases if not self._names_resource(phrase, said)]
-        if who_made(request):
-            asked.append(("", _MADE))
+        doer = who_did(request)
+        if doer is not None:
+            asked.append(("", doer))
         for phrase, said in asked:
             if self._match(said, 1.0, found):
                 continue

@@ -167,6 +167,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "storage": (("drive", "quota"), 0.4),
     "license": (("license", "sku", "seat", "subscription"), 0.5),  # what a company buys seats of
     "tenant": (("organization",), 0.8),
+    "directory id": (("organization", "tenant"), 0.8),  # Microsoft Entra's "Directory (tenant) ID"
+    # an alert or a risk that was none is dismissed
+    **dict.fromkeys(("false positive", "false alarm"), (("dismiss",), 0.8)),
     "company": (("organization", "user"), 0.4),
     # what everyone does, counted: "how many emails did people send across the company" asks for a report
     "across the company": _USAGE,
@@ -209,4 +212,13 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "remind": (("task", "todo", "reminder"), 0.6),
     "ticket": (("issue", "case", "incident"), 0.6),
     "tickets": (("issue", "case", "incident"), 0.6),
+    # a device set back to "how it came out of the box" is wiped
+    "out of the box": (("wipe", "factory", "reset"), 0.7),
+    "catch ups": (("meeting", "event"), 0.6),  # "catch-ups": words() splits at the hyphen
+    "line": (("row",), 0.5),  # "append a line to the expenses table"
+    "software": (("app", "application"), 0.6),
+    # whether someone is free: "is Jonas available on Teams"
+    "available": (("presence", "availability", "free", "busy"), 0.5),
+    # news for others is a post, not a change: "share an update in the general channel"
+    "an update": (("post", "message", "status"), 0.6),
 }

@@ -102,4 +102,10 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "kick off": (("dispatch", "run", "trigger", "start"), 0.7),
     "launch": (("run", "start", "create"), 0.5),
     "deploy": (("deployment", "release"), 0.6),
+    # what runs out: "renew the group before it lapses"
+    **dict.fromkeys(("lapse", "lapses", "lapsed"), (("expire", "expiration", "renew"), 0.7)),
+    "append": (("add", "create"), 0.7),
+    # how full a store is: "how close am I to filling up my OneDrive"
+    **dict.fromkeys(("filling up", "fill up", "fills up"), (("quota", "storage", "space"), 0.6)),
+    "ask for": (("request",), 0.6),  # "ask for a day off": a request for it
 }
