@@ -547,6 +547,14 @@ def test_calling_off_asking_whether_and_values_that_say_what_they_are() -> None:
     # A new name is what to write: "rename the team to Brand and Marketing" asks nothing of branding.
     renamed = query_terms("rename the Marketing team to Brand and Marketing")
     assert stem("team") in renamed and stem("brand") not in renamed
+    # All of it, to the sentence's end ("Sprint sync" asks nothing of syncing), and after a name, title or
+    # subject set "to" one.
+    retitled = query_terms("rename tomorrow's standup to Sprint sync")
+    assert stem("standup") in retitled and stem("sync") not in retitled
+    renamed = query_terms("change the Marketing team's name to Brand and Marketing")
+    assert stem("team") in renamed and stem("brand") not in renamed
+    assert stem("sync") not in query_terms("set the meeting's subject to Quarterly sync")
+    assert stem("bob") in query_terms("send the name list to Bob")  # a list of names, not a new name
     assert stem("roadmap") not in query_terms("make a board called Q3 Roadmap for the team")
     # An invite said as a thing is an invitation; who looked at something asks for its views.
     assert stem("invitation") in query_terms("accept the meeting invite from Carlos")

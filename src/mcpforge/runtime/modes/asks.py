@@ -182,6 +182,7 @@ def _a_file(found: re.Match[str]) -> str:
 # left out. A name is its first word and the capitalised words after it, joined by "and", "of" or "&".
 _NAMING = wordset("called named")
 _RENAMING = wordset("rename renamed")
+_TITLES_GIVEN = wordset("name title subject")
 _IN_A_NAME = wordset("and of &")
 # After these, "named" describes what follows, and gives it no name: "the named locations we trust".
 _POINTING = wordset("the our my your their these those all any every some")
@@ -211,17 +212,25 @@ def _unnamed(tokens: list[str]) -> list[str]:
     while index < len(tokens):
         word = _bare(tokens[index])
         renaming = renaming or word in _RENAMING
+        # "change the team's name to Brand and Marketing", "set the subject to Sprint sync"
+        retitling = word == "to" and index > 0 and _bare(tokens[index - 1]) in _TITLES_GIVEN
         if (
-            (word in _NAMING or (renaming and word == "to"))
+            (word in _NAMING or ((renaming or retitling) and word == "to"))
             and not (word in _NAMING and index and _bare(tokens[index - 1]) in _POINTING)
             and index + 1 < len(tokens)
             and _bare(tokens[index + 1]) not in _NOT_GIVEN
         ):
-            index += 1 + _name_length(tokens[index + 1 :])
+            rest = tokens[index + 1 :]
+            index += 1 + (_sentence_length(rest) if word == "to" else _name_length(rest))
         else:
             kept.append(tokens[index])
             index += 1
     return kept
+
+
+def _sentence_length(tokens: list[str]) -> int:
+    """How many of ``tokens`` there are to the end of their sentence: a new name is all that follows "to"."""
+    return next((size for size, token in enumerate(tokens, 1) if token.endswith((".", "!", "?", ";"))), len(tokens))
 
 
 def _name_length(tokens: list[str]) -> int:
@@ -266,7 +275,11 @@ def _capitalised_name(token: str, bare: str, after: str) -> bool:
     """Whether ``bare`` is a capitalised name of the thing ``after`` names ("Finance" in "Finance group")."""
     if _NAME.fullmatch(bare) is None or bare.lower() in EVERYDAY or token.endswith(tuple(_PUNCTUATION)):
         return False
-    return (after.isalpha() and after.islower() and after not in STOPWORDS) or _NAME.fullmatch(after) is not None
+    return (
+        (after.isalpha() and after.islower() and after not in STOPWORDS)
+        or _NAME.fullmatch(after) is not None
+        or _COMPOUND.fullmatch(after) is not None  # "the Operations SharePoint site"
+    )
 
 
 def _lower_case_name(bare: str, after: str) -> bool:
@@ -371,7 +384,7 @@ _NOT_BEFORE_A_NAME = wordset(
 # "add jane@example.com to the list", "add a student to the chemistry class".
 _ADDS_SOMEONE = re.compile(
     r"\b(?i:add|put|remove|kick|take|drop|enrol|enroll)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me)\s+(?:from|out\s+of)\b"
+    r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me|myself)\s+(?:from|out\s+of)\b"
     r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
     r"(student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)\s+(?:to|into|from|off|out)\b"
     r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+an?\s+member\s+of\b"  # "make Bob a member of Finance"
@@ -392,7 +405,8 @@ def _adds_someone(text: str) -> bool:
     found = _ADDS_SOMEONE.search(meant(_QUOTED.sub(" ", text)))
     if found is None:
         return False
-    # "remove me from the Phoenix team" ("take me off the issue" unassigns: not a member), "add a student to the class"
+    # "remove me (myself) from the Phoenix team" ("take me off the issue" unassigns: not a member), "add a student to
+    # the class"
     if found.group(2) or found.group(3):
         return True
     return all(

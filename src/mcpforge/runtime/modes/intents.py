@@ -42,6 +42,8 @@ INTENT_PHRASES = {
     "call off": WRITE,
     "take back": DELETE,
     "tear down": DELETE,
+    "throw away": DELETE,
+    "throw out": DELETE,
     "spin down": WRITE,
     "shut down": WRITE,
     "pull up": READ,

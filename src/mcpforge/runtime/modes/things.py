@@ -221,4 +221,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "available": (("presence", "availability", "free", "busy"), 0.5),
     # news for others is a post, not a change: "share an update in the general channel"
     "an update": (("post", "message", "status"), 0.6),
+    # time away asked for: "approve Ana's leave request"
+    **dict.fromkeys(("leave request", "leave requests"), (("time", "off", "request", "absence", "leave"), 0.8)),
+    "over time": (("history", "trend"), 0.6),  # "how has Tom's risk changed over time"
+    "active users": (("activity", "active", "user", "count"), 0.7),  # a usage report's count
+    # what runs a CI system's jobs: "the self-hosted build machines of our repository"
+    **dict.fromkeys(("build machine", "build machines", "build agent", "build agents"), (("runner", "agent"), 0.8)),
 }

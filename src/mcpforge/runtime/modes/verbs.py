@@ -108,4 +108,7 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     # how full a store is: "how close am I to filling up my OneDrive"
     **dict.fromkeys(("filling up", "fill up", "fills up"), (("quota", "storage", "space"), 0.6)),
     "ask for": (("request",), 0.6),  # "ask for a day off": a request for it
+    "throw away": (("delete", "remove", "discard"), 0.8),
+    # mail that forwards itself is a rule: "auto-forward anything from the bank to my accountant"
+    "auto forward": (("rule", "forward", "automatic", "inbox"), 0.8),
 }
