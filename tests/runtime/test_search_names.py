@@ -431,6 +431,11 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert query_terms("OK Ana's leave request")[stem("off")] >= 0.8
     assert query_terms("how has Tom's user risk changed over time?")[stem("history")] >= 0.6
     assert query_terms("list the self-hosted build machines of our repository")[stem("runner")] >= 0.8
+    assert query_terms("lock the policy document for editing while I work on it")[stem("checkout")] >= 0.6
+    assert query_terms("what groups do I belong to?")[stem("me")] >= 0.7
+    assert query_terms("look through my OneDrive for budget spreadsheets")[stem("search")] >= 0.7
+    assert query_terms("preserve the CFO's mailbox for litigation")[stem("hold")] >= 0.7
+    assert intent("clear out every email from the newsletter sender") == {"DELETE"}
     assert query_terms("answer Tom's latest message with a thank you")[stem("reply")] >= 0.7
     assert query_terms("list Alex's group memberships")[stem("transitive")] >= 0.8
     assert intent("am I running out of OneDrive storage?") == {"GET"}  # a question, not a run

@@ -44,6 +44,7 @@ INTENT_PHRASES = {
     "tear down": DELETE,
     "throw away": DELETE,
     "throw out": DELETE,
+    "clear out": DELETE,
     "spin down": WRITE,
     "shut down": WRITE,
     "pull up": READ,

@@ -227,4 +227,5 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "active users": (("activity", "active", "user", "count"), 0.7),  # a usage report's count
     # what runs a CI system's jobs: "the self-hosted build machines of our repository"
     **dict.fromkeys(("build machine", "build machines", "build agent", "build agents"), (("runner", "agent"), 0.8)),
+    "litigation": (("hold", "legal", "ediscovery", "case"), 0.7),  # a mailbox kept for it is on hold
 }

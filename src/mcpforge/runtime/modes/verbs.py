@@ -111,4 +111,9 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "throw away": (("delete", "remove", "discard"), 0.8),
     # mail that forwards itself is a rule: "auto-forward anything from the bank to my accountant"
     "auto forward": (("rule", "forward", "automatic", "inbox"), 0.8),
+    "for editing": (("checkout", "lock"), 0.6),  # "lock the document for editing": checked out
+    # the asker's memberships: "what groups do I belong to"
+    "do i belong to": (("member", "membership", "me", "authenticated"), 0.7),
+    "look through": (("search", "find"), 0.7),
+    "clear out": (("delete", "remove", "empty"), 0.7),
 }
