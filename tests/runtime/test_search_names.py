@@ -11,7 +11,7 @@ from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.documents import analyse, analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.properties import property_phrases
-from mcpforge.runtime.modes.sentences import intent, unwrapped
+from mcpforge.runtime.modes.sentences import intent, unwrapped, what_happened
 from mcpforge.runtime.modes.words import stem
 
 
@@ -436,6 +436,7 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert query_terms("look through my OneDrive for budget spreadsheets")[stem("search")] >= 0.7
     assert query_terms("preserve the CFO's mailbox for litigation")[stem("hold")] >= 0.7
     assert intent("clear out every email from the newsletter sender") == {"DELETE"}
+    assert query_terms("which people can administer acme/payments?")[stem("admin")] >= 0.7
     assert query_terms("answer Tom's latest message with a thank you")[stem("reply")] >= 0.7
     assert query_terms("list Alex's group memberships")[stem("transitive")] >= 0.8
     assert intent("am I running out of OneDrive storage?") == {"GET"}  # a question, not a run
@@ -490,6 +491,13 @@ def test_a_clause_saying_what_happened_comes_before_what_to_do() -> None:
     assert "DELETE" in intent("we track bugs in Jira now, so turn off the issue tracker on acme/widgets")
     assert intent("Delete the old branch, then list the rest") == {"DELETE"}  # an action first: as said
     assert intent("I need a new API key") == intent("create an API key")  # no clause before: "new" makes
+    # A thing that is or has been something: the clause says which thing, the action what to do to it.
+    assert what_happened("the feature-x branch is merged, delete it") == ("the feature-x branch is merged", "delete it")
+    assert intent("feature/login has been merged, remove that branch") == {"DELETE"}
+    merged = query_terms("the feature-x branch is merged, delete it")
+    assert merged[stem("branch")] == 1.0 and merged[stem("merged")] < 1.0 and merged[stem("delete")] == 1.0
+    assert query_terms("Dave forgot his password, reset it")[stem("password")] == 1.0  # what "it" is
+    assert what_happened("the users in Finance") == ("", "the users in Finance")
 
 
 def test_refusing_to_let_someone_do_a_thing_is_a_rule_and_emptying_a_folder_deletes() -> None:

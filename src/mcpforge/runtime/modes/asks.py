@@ -15,7 +15,18 @@ from collections.abc import Container
 
 from .intents import FIRST_VERBS, INTENT_PHRASES, SENT
 from .lexicon import EVERYDAY
-from .sentences import condition, described, intent, lets_someone, lexicon_stems, meant, methods_of, said_words, undone
+from .sentences import (
+    condition,
+    described,
+    intent,
+    lets_someone,
+    lexicon_stems,
+    meant,
+    methods_of,
+    said_words,
+    undone,
+    what_happened,
+)
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["names_someone", "query_terms"]
@@ -106,6 +117,7 @@ def query_terms(text: str) -> dict[str, float]:
     # what someone did to them does ("the movies I added"): each word counts less, without its lexicon's
     # words (a license's subscriptions, a sign-in's sessions would name other things than the users).
     describing, purpose, scope = described(said) | condition(said), _purpose(said), _scope(said)
+    describing |= _done_before(said, text)  # "the branch is merged, delete it": which branch, not a merge
     index = 0
     while index < len(said):
         if index in describing or index in purpose or index in scope:  # "the movies I added": which movies
@@ -355,6 +367,20 @@ def _purpose(said: list[str]) -> set[int]:
         len(said),
     )
     return set(range(start + 1, len(said)))
+
+
+def _done_before(said: list[str], text: str) -> set[int]:
+    """Where in ``said`` the actions of a clause saying what happened are (:func:`.sentences.what_happened`).
+
+    "the feature-x branch is merged, delete it" asks to delete the branch: merging was done, and says
+    which branch; the clause's things ("the branch", "his password") are what the action is on.
+    """
+    happened, action = what_happened(meant(text))
+    if not happened:
+        return set()
+    first = said_words(action)[:2]
+    start = next((i for i in range(1, len(said)) if said[i : i + len(first)] == first), 0)
+    return {i for i in range(start) if methods_of(said[i])}
 
 
 def _value_free(token: str, bare: str) -> str:

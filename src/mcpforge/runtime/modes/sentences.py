@@ -330,26 +330,32 @@ def undone(word: str) -> str | None:
 
 # What happened, then what to do about it: "Jonas got a new phone, clear his MFA methods" asks to clear
 # them (a new phone is not made), "we track bugs in Jira now, so turn off the issue tracker" to turn it off.
+# Its subject is someone ("Jonas", "we") or a thing that is or has been something ("the feature-x
+# branch is merged, delete it").
 _BEFORE_DOING = re.compile(
-    r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
+    r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*"
+    r"|[^,;]*?\s(?:is|are|was|were|has|have)\s[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
 )
 
 
-def _what_to_do(text: str) -> str:
-    """``text`` from its action on, when a clause saying what happened comes first; else ``text``."""
+def what_happened(text: str) -> tuple[str, str]:
+    """``(what happened, what to do)``: a request's first clause when it says what happened, and the rest.
+
+    Without such a clause, what happened is empty and what to do is ``text``.
+    """
     found = _BEFORE_DOING.match(text)
     if found is None:
-        return text
+        return "", text
     before, after = words(found[1]), said_words(found[2])
     if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
-        return text
+        return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
-    return found[2] if acts else text
+    return (found[1], found[2]) if acts else ("", text)
 
 
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = said_words(_what_to_do(meant(text)))
+    said = said_words(what_happened(meant(text))[1])
     if said and said[0] in SENT:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is

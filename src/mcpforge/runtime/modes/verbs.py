@@ -116,4 +116,6 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "do i belong to": (("member", "membership", "me", "authenticated"), 0.7),
     "look through": (("search", "find"), 0.7),
     "clear out": (("delete", "remove", "empty"), 0.7),
+    # who may run a thing: "which people can administer acme/payments"
+    "administer": (("admin", "administrator", "permission", "collaborator"), 0.7),
 }
