@@ -750,6 +750,28 @@ def test_an_action_named_in_the_path_is_what_the_operation_does() -> None:
     assert (texts["action"], texts["resource"]) == ("get single", "users.info")
 
 
+def test_a_verb_alone_at_a_posts_end_says_what_it_does_to_what_comes_before() -> None:
+    # Plaid calls every action with POST: /accounts/get gets accounts, /item/remove removes an item.
+    assert rpc_method("POST", ["accounts", "get"]) == ("GET", False)
+    assert rpc_method("POST", ["item", "remove"]) == ("DELETE", False)
+    assert rpc_method("GET", ["accounts", "get"]) == ("GET", True)  # a GET's path names things
+    texts = operation_texts(
+        name="x", title="", method="POST", path="/accounts/balance/get", toolsets=[], description="", input_schema={}
+    )
+    assert (texts["action"], texts["resource"], texts["path"]) == ("get single", "balance", "accounts get")
+    texts = operation_texts(
+        name="x", title="", method="GET", path="/issues/search", toolsets=[], description="", input_schema={}
+    )
+    assert (texts["action"], texts["resource"]) == ("list all", "issues")  # a GET's too: it finds issues
+    # One action each: the spread keeps getting accounts and getting identities apart.
+    entries = [
+        entry(f"{thing}_get", "POST", f"/{thing}/get", f"Retrieve {thing} data") for thing in ("accounts", "identity")
+    ]
+    entries += [entry(f"bank_transfer_{n}", "POST", f"/bank_transfer/{n}", "A bank transfer") for n in ("get", "list")]
+    index = index_of(entries)
+    assert first(index, "which bank accounts are connected?", limit=1) == ["accounts_get"]
+
+
 def test_a_body_in_defs_is_read_as_an_inline_one() -> None:
     # A shared or recursive body schema lives in the input schema's $defs: its fields are the same words.
     event = {

@@ -24,7 +24,9 @@ __all__ = [
     "ArgumentMemo",
     "analyse",
     "analyse_api",
+    "bare_verb",
     "entry_texts",
+    "last_verb",
     "named_verb",
     "operation_texts",
     "rpc_method",
@@ -78,6 +80,9 @@ def operation_texts(
     method = method.upper()
     segments, suffixes = trimmed(method, [s for s in path.split("/") if s])
     static = [s for s in segments if not PARAMETER.match(s)]
+    # What a verb at the path's end acts on is the resource: /accounts/get gets accounts, /issues/search
+    # finds issues.
+    acted_on = static[:-1] if len(static) > 1 and last_verb(segments) else static
     method, listing = rpc_method(method, segments)
     action = "list all" if listing else _ACTIONS.get(method, "")
     names: list[str] = []
@@ -91,8 +96,8 @@ def operation_texts(
         "action": action,
         "name": name,
         "title": title,
-        "resource": static[-1] if static else "",
-        "path": " ".join(static[:-1] + [s for s in suffixes if not PARAMETER.match(s)]),
+        "resource": acted_on[-1] if acted_on else "",
+        "path": " ".join(acted_on[:-1] + static[len(acted_on) :] + [s for s in suffixes if not PARAMETER.match(s)]),
         "tags": " ".join(dict.fromkeys(toolsets)),
         "description": description,
         "arguments": " ".join(names),
@@ -186,10 +191,14 @@ _RPC_VERBS = {
     **dict.fromkeys(("update", "modify", "edit", "change", "rename", "enable", "disable"), "PATCH"),
     **dict.fromkeys(("delete", "remove", "detach", "destroy", "drop", "revoke", "deregister"), "DELETE"),
 }
-# A read or a deletion sent with a body: a POST whose path ends in the word for it.
+# An action sent with a body, named by the path's last word alone: Plaid's POST /accounts/get and
+# /item/remove, Square's POST /v2/customers/search, Docker's POST /images/prune.
 _BARE_VERBS = {
     **dict.fromkeys(("list", "search", "query", "find", "lookup"), "LIST"),
-    **dict.fromkeys(("delete", "prune", "purge"), "DELETE"),
+    **dict.fromkeys(("get", "fetch", "retrieve"), "GET"),
+    **dict.fromkeys(("create", "add"), "POST"),
+    **dict.fromkeys(("update", "edit", "modify"), "PATCH"),
+    **dict.fromkeys(("delete", "remove", "prune", "purge"), "DELETE"),
 }
 _BODY_METHODS = frozenset({"POST", "PUT"})
 _NAMED_ACTION = re.compile(r"(?:^|[.=])([a-z]+|[A-Z][a-z]+)[A-Z][A-Za-z0-9]*$|\.([a-z]+)$")
@@ -201,12 +210,22 @@ def rpc_method(method: str, segments: Sequence[str]) -> tuple[str, bool]:
     A GET of a collection lists; a GET of an item gets one.
     """
     verb = named_verb(segments[-1]) if segments else None
-    if verb is None and method in _BODY_METHODS and segments:
+    if verb is None:
         # Azure's POST .../config/appsettings/list, Square's POST /v2/customers/search, Docker's POST /images/prune
-        verb = _BARE_VERBS.get(segments[-1].lower())
+        verb = bare_verb(method, segments)
     if verb is not None:
         return ("GET", True) if verb == "LIST" else (verb, False)
     return method, method == "GET" and bool(segments) and not PARAMETER.match(segments[-1])
+
+
+def last_verb(segments: Sequence[str]) -> str | None:
+    """What a path's last segment does when it is a verb alone ("LIST", "GET", ...): ``/accounts/get``."""
+    return _BARE_VERBS.get(segments[-1].lower()) if segments else None
+
+
+def bare_verb(method: str, segments: Sequence[str]) -> str | None:
+    """:func:`last_verb` of a POST or a PUT: the action it sends with a body (a GET's path only names things)."""
+    return last_verb(segments) if method.upper() in _BODY_METHODS else None
 
 
 def named_verb(segment: str) -> str | None:

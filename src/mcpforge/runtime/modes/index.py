@@ -31,7 +31,7 @@ from typing import Any
 
 from ..contract import ToolEntry
 from .asks import names_someone, query_terms
-from .documents import PARAMETER, analyse_api, entry_texts, named_verb, rpc_method, trimmed
+from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
 from .sentences import intent
@@ -146,7 +146,10 @@ class SearchIndex:
         # An action: the method, the resource, and whether the path names one item of it (listing
         # pull requests and getting one are two actions; /me/x and /users/{id}/x are one, and so
         # are a list and its count or type cast).
-        self._actions = [_action(method, s) for method, s in zip(self._methods, segments, strict=True)]
+        self._actions = [
+            _action(method, s, bare_verb(given, s) is not None)
+            for method, given, s in zip(self._methods, methods, segments, strict=True)
+        ]
         # What the resource belongs to (a group's members, a chat's members); its terms are read only for
         # the results a search spreads, once per parent (analysing all 11,000 of Graph's at start: 0.37 s).
         self._parents = [_parent(s) for s in segments]
@@ -227,8 +230,10 @@ def _personal(segments: list[str]) -> bool:
     )
 
 
-def _action(method: str, segments: list[str]) -> tuple[str, str, bool]:
+def _action(method: str, segments: list[str], verb_last: bool) -> tuple[str, str, bool]:
     named = [s for s in segments if not PARAMETER.match(s)]
+    if len(named) > 1 and verb_last:  # Plaid's POST /accounts/get and /identity/get: two actions
+        named = named[:-1]
     resource = named[-1] if named else ""
     if len(named) > 1 and resource == segments[-1] and ("." in resource or named_verb(resource)):
         # An action the path names acts on what comes before it: copying a drive item and copying a
