@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Container
 
-from .intents import FIRST_VERBS, INTENT_PHRASES, SENT
+from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
 from .sentences import (
     condition,
@@ -25,6 +25,7 @@ from .sentences import (
     methods_of,
     said_words,
     undone,
+    what_for,
     what_happened,
 )
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
@@ -116,7 +117,7 @@ def query_terms(text: str) -> dict[str, float]:
     # What a "which" question's things lack ("which users don't have a license") only filters them, as
     # what someone did to them does ("the movies I added"): each word counts less, without its lexicon's
     # words (a license's subscriptions, a sign-in's sessions would name other things than the users).
-    describing, purpose, scope = described(said) | condition(said), _purpose(said), _scope(said)
+    describing, purpose, scope = described(said) | condition(said), what_for(said), _scope(said)
     describing |= _done_before(said, text)  # "the branch is merged, delete it": which branch, not a merge
     index = 0
     while index < len(said):
@@ -329,9 +330,7 @@ _DESCRIBING = 0.5
 _HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 
 
-# What a request is for, after "so": "make the video private so only people with the link can watch
-# it" asks for a change to the video; watching and people say why ("so far" and "so many" are not).
-_NOT_PURPOSE = wordset("far many much")
+# What a request is for (:func:`.sentences.what_for`) counts less than what it asks to do.
 _PURPOSE = 0.3
 
 
@@ -350,23 +349,6 @@ def _scope(said: list[str]) -> set[int]:
     if len(said) > 3 and said[-1] in _SCOPES and said[-2] in _OURS and said[-3] in _IN_SCOPE:
         return {len(said) - 1}
     return set()
-
-
-def _purpose(said: list[str]) -> set[int]:
-    """Where in ``said`` the words say what the request is for, not what to do."""
-    # "so turn off the tracker" after the context ("we use Jira now, so ...") is what to do.
-    start = next(
-        (
-            i
-            for i in range(1, len(said) - 1)
-            if said[i] == "so"
-            and said[i + 1] not in _NOT_PURPOSE
-            and not methods_of(said[i + 1])
-            and " ".join(said[i + 1 : i + 3]) not in INTENT_PHRASES  # "so say no to the all-hands"
-        ),
-        len(said),
-    )
-    return set(range(start + 1, len(said)))
 
 
 def _done_before(said: list[str], text: str) -> set[int]:

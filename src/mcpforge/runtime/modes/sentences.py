@@ -4,7 +4,9 @@
 what it says not to do; :func:`said_words` brings a phrasal verb's particle back beside its verb;
 :func:`intent` says which HTTP methods its first action word or phrase asks for (:mod:`.intents`'
 tables), where :func:`described` marks the verbs that only say which things ("the movies I added").
-:mod:`.asks` reads the request's terms from what these leave.
+Its clauses: :func:`what_happened` splits off one saying what happened before the action ("the
+branch is merged, delete it"), :func:`what_for` marks one saying what it is for ("... so only people
+with the link can watch it"). :mod:`.asks` reads the request's terms from what these leave.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ __all__ = [
     "said_words",
     "undone",
     "unwrapped",
+    "what_for",
+    "what_happened",
 ]
 
 # Someone's past action describes a thing ("the movies I added", "the email we sent"): it says which
@@ -351,6 +355,28 @@ def what_happened(text: str) -> tuple[str, str]:
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
     return (found[1], found[2]) if acts else ("", text)
+
+
+# What a request is for, after "so": "make the video private so only people with the link can watch
+# it" asks for a change to the video; watching and people say why ("so far" and "so many" are not).
+_NOT_PURPOSE = wordset("far many much")
+
+
+def what_for(said: list[str]) -> set[int]:
+    """Where in ``said`` the words say what the request is for, not what to do (after "so")."""
+    # "so turn off the tracker" after what happened ("we use Jira now, so ...") is what to do.
+    start = next(
+        (
+            i
+            for i in range(1, len(said) - 1)
+            if said[i] == "so"
+            and said[i + 1] not in _NOT_PURPOSE
+            and not methods_of(said[i + 1])
+            and " ".join(said[i + 1 : i + 3]) not in INTENT_PHRASES  # "so say no to the all-hands"
+        ),
+        len(said),
+    )
+    return set(range(start + 1, len(said)))
 
 
 def intent(text: str) -> frozenset[str]:
