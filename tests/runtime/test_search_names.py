@@ -28,6 +28,9 @@ def test_the_name_of_a_thing_counts_as_a_name() -> None:
     assert query_terms("list the upcoming events in the All Company group calendar")[stem("all")] < 0.5
     assert query_terms("when does the client secret of the billing app expire?")[stem("billing")] < 0.5
     assert query_terms("who is in the design team?")[stem("design")] < 0.5
+    # after the word for the thing: "the folder Projects 2023"
+    assert query_terms("rename the folder Projects 2023 to Archive 2023")[stem("projects")] < 0.5
+    assert query_terms("list the projects in the folder")[stem("projects")] == 1.0
     # before the name of a product written as one word: "the Operations SharePoint site"
     assert query_terms("show the Inventory list on the Operations SharePoint site")[stem("operations")] < 0.5
     # Not a kind ("a Kubernetes cluster"), not a kind the lexicon knows ("the security group"), not a
@@ -437,6 +440,7 @@ def test_a_reworded_request_is_read_as_the_words_it_replaces() -> None:
     assert query_terms("preserve the CFO's mailbox for litigation")[stem("hold")] >= 0.7
     assert intent("clear out every email from the newsletter sender") == {"DELETE"}
     assert query_terms("which people can administer acme/payments?")[stem("admin")] >= 0.7
+    assert query_terms("schedule a nightly sync from the SFTP server")[stem("automation")] >= 0.6
     assert query_terms("answer Tom's latest message with a thank you")[stem("reply")] >= 0.7
     assert query_terms("list Alex's group memberships")[stem("transitive")] >= 0.8
     assert intent("am I running out of OneDrive storage?") == {"GET"}  # a question, not a run

@@ -276,7 +276,11 @@ def _names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
         bare = _unpunctuated(token)
         after = _unpunctuated(tokens[index + 1]) if index + 1 < len(tokens) else ""
         pointed = index > 0 and (naming or _bare(tokens[index - 1]) in POINTING)
-        naming = pointed and _capitalised_name(token, bare, after)
+        # after the word for the thing: "rename the folder Projects 2023"
+        kind_first = index > 1 and _bare(tokens[index - 1]) in _NAMED_THINGS and _bare(tokens[index - 2]) in POINTING
+        naming = (pointed and _capitalised_name(token, bare, after)) or (
+            (kind_first or naming) and _NAME.fullmatch(bare) is not None and bare.lower() not in EVERYDAY
+        )
         if naming or (pointed and _lower_case_name(bare, after)):
             parts.setdefault(stem(bare.lower()), _NAMED)
         else:

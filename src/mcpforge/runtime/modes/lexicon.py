@@ -288,7 +288,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "daily": (("schedule", "recurring", "recurrence"), 0.6),
     **dict.fromkeys(
         ("every month", "every week", "every day", "every night", "every hour", "nightly", "hourly"),
-        (("schedule", "recurring", "recurrence"), 0.6),
+        (("schedule", "recurring", "recurrence", "automation"), 0.6),
     ),
     "when did": (("log", "history", "activity", "audit", "event"), 0.5),
     "when was": (("log", "history", "activity", "audit", "event"), 0.5),
