@@ -92,6 +92,27 @@ def test_global_security_applies_unless_the_operation_overrides(tmp_path: Path) 
     assert api.operations[1].security[0].schemes == (("key", ()),)
 
 
+def test_a_server_url_without_a_scheme_is_https_and_said_so(tmp_path: Path) -> None:
+    # "//app.example.com/v1" takes the scheme the document was fetched with; read from a file, HTTPS (as
+    # Swagger 2.0's missing schemes are), so the server starts without a base URL to set.
+    api, diags = parse(
+        write_spec(
+            tmp_path,
+            """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        servers: [{url: "//app.example.com/api/v1"}, {url: /relative}]
+        paths:
+          /a:
+            get: {responses: {"200": {description: ok}}}
+    """,
+        )
+    )
+    assert [s.url for s in api.servers] == ["https://app.example.com/api/v1", "/relative"]
+    noted = [d for d in diags.freeze() if d.code == "server-scheme-assumed"]
+    assert len(noted) == 1 and noted[0].pointer == "/servers/0/url"
+
+
 def test_openapi_30_parameters_merge_and_content_parameters(tmp_path: Path) -> None:
     api, _ = parse(
         write_spec(

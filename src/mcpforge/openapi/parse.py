@@ -141,7 +141,17 @@ def _servers(ctx: Context, raw: Any, pointer: str) -> tuple[Server, ...]:
                         name=str(name), default=str(default), enum=enum, description=text(var.get("description"))
                     )
                 )
-        result.append(Server(url=node["url"], description=text(node.get("description")), variables=tuple(variables)))
+        url = node["url"]
+        if url.startswith("//"):
+            # A network-path reference ("//app.example.com/v1") takes the scheme the document was fetched
+            # with, which a file does not have: HTTPS, as Swagger 2.0's missing `schemes` are read.
+            url = "https:" + url
+            ctx.diags.info(
+                "server-scheme-assumed",
+                f"server URL {node['url']!r} has no scheme; {url!r} is used",
+                pointer=join_pointer(join_pointer(pointer, i), "url"),
+            )
+        result.append(Server(url=url, description=text(node.get("description")), variables=tuple(variables)))
     return tuple(result)
 
 
