@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from conftest import CORPUS
 from helpers import build, parse, write_spec
+from mcpforge.diagnostics import Diagnostics
 from mcpforge.errors import NoOperationsError
+from mcpforge.openapi.load import load_document
+from mcpforge.openapi.parse import parse_api
 
 SWAGGER = """
 swagger: "2.0"
@@ -92,7 +96,7 @@ def test_global_security_applies_unless_the_operation_overrides(tmp_path: Path) 
     assert api.operations[1].security[0].schemes == (("key", ()),)
 
 
-def test_a_server_url_without_a_scheme_is_https_and_said_so(tmp_path: Path) -> None:
+def test_a_server_url_without_a_scheme_is_https_and_one_beside_a_fetched_document_is_located(tmp_path: Path) -> None:
     # "//app.example.com/v1" takes the scheme the document was fetched with; read from a file, HTTPS (as
     # Swagger 2.0's missing schemes are), so the server starts without a base URL to set.
     api, diags = parse(
@@ -111,6 +115,10 @@ def test_a_server_url_without_a_scheme_is_https_and_said_so(tmp_path: Path) -> N
     assert [s.url for s in api.servers] == ["https://app.example.com/api/v1", "/relative"]
     noted = [d for d in diags.freeze() if d.code == "server-scheme-assumed"]
     assert len(noted) == 1 and noted[0].pointer == "/servers/0/url"
+    # Fetched from a URL, a relative server URL is where the document says: beside it (OpenAPI's rule).
+    fetched = dataclasses.replace(load_document(tmp_path / "openapi.yaml"), base_uri="http://h.example/specs/api.yaml")
+    located = parse_api(fetched, Diagnostics())
+    assert [s.url for s in located.servers] == ["http://app.example.com/api/v1", "http://h.example/relative"]
 
 
 def test_openapi_30_parameters_merge_and_content_parameters(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urljoin
 
 from mcpforge.diagnostics import Diagnostics, Effect
 from mcpforge.errors import NoOperationsError, RefError
@@ -141,18 +142,31 @@ def _servers(ctx: Context, raw: Any, pointer: str) -> tuple[Server, ...]:
                         name=str(name), default=str(default), enum=enum, description=text(var.get("description"))
                     )
                 )
-        url = node["url"]
-        if url.startswith("//"):
-            # A network-path reference ("//app.example.com/v1") takes the scheme the document was fetched
-            # with, which a file does not have: HTTPS, as Swagger 2.0's missing `schemes` are read.
-            url = "https:" + url
-            ctx.diags.info(
-                "server-scheme-assumed",
-                f"server URL {node['url']!r} has no scheme; {url!r} is used",
-                pointer=join_pointer(join_pointer(pointer, i), "url"),
-            )
+        url = _located(ctx, node["url"], join_pointer(join_pointer(pointer, i), "url"))
         result.append(Server(url=url, description=text(node.get("description")), variables=tuple(variables)))
     return tuple(result)
+
+
+def _located(ctx: Context, url: str, pointer: str) -> str:
+    """A server URL made absolute where the document says where it is (a relative one stays relative)."""
+    base = ctx.document.base_uri
+    if not url or "://" in url or url.startswith("{"):  # absolute, or its scheme is a server variable's
+        return url
+    if base.startswith(("https://", "http://")):
+        # Relative to where the document was fetched from (OpenAPI's rule): /v1 of https://h/openapi.json
+        located = urljoin(base, url)
+        ctx.diags.info(
+            "server-url-resolved", f"server URL {url!r} is {located!r}, beside the document", pointer=pointer
+        )
+        return located
+    if url.startswith("//"):
+        # A network-path reference ("//app.example.com/v1") takes the scheme the document was fetched
+        # with, which a file does not have: HTTPS, as Swagger 2.0's missing `schemes` are read.
+        ctx.diags.info(
+            "server-scheme-assumed", f"server URL {url!r} has no scheme; 'https:{url}' is used", pointer=pointer
+        )
+        return "https:" + url
+    return url
 
 
 def _operations(
