@@ -119,6 +119,17 @@ def test_a_server_url_without_a_scheme_is_https_and_one_beside_a_fetched_documen
     fetched = dataclasses.replace(load_document(tmp_path / "openapi.yaml"), base_uri="http://h.example/specs/api.yaml")
     located = parse_api(fetched, Diagnostics())
     assert [s.url for s in located.servers] == ["http://app.example.com/api/v1", "http://h.example/relative"]
+    # And Swagger 2.0's without a host: the host serving the document.
+    hostless_swagger = """
+        swagger: "2.0"
+        info: {title: s, version: "1"}
+        basePath: /v2
+        paths: {/a: {get: {responses: {"200": {description: ok}}}}}
+    """
+    swagger = write_spec(tmp_path, hostless_swagger, "swagger.yaml")
+    hostless = dataclasses.replace(load_document(swagger), base_uri="https://h.example/docs/swagger.yaml")
+    assert [s.url for s in parse_api(hostless, Diagnostics()).servers] == ["https://h.example/v2"]
+    assert [s.url for s in parse(swagger)[0].servers] == ["/v2"]  # from a file: still relative
 
 
 def test_openapi_30_parameters_merge_and_content_parameters(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin
 
@@ -52,7 +53,10 @@ def parse_api(document: Document, diags: Diagnostics, options: Options | None = 
     ctx = Context(document, converter, diags)
     root = document.root
     info = obj(root.get("info"))
-    servers = swagger2.servers(root) if ctx.swagger else _servers(ctx, root.get("servers"), "/servers")
+    if ctx.swagger:  # without a host, Swagger 2.0's is the host serving the document
+        servers = tuple(replace(s, url=_located(ctx, s.url, "/basePath")) for s in swagger2.servers(root))
+    else:
+        servers = _servers(ctx, root.get("servers"), "/servers")
     schemes = swagger2.security_schemes(root) if ctx.swagger else security_schemes(ctx)
     global_security = security_requirements(ctx, root.get("security"), "/security", schemes) or ()
     operations, broken = _operations(ctx, servers, global_security, schemes)
