@@ -170,16 +170,13 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # someone who spams is someone to block ("stop this spammer from interacting with my repos")
     **dict.fromkeys(("spammer", "spammers"), (("block", "spam", "abuse"), 0.7)),
-    "unresolved": (("open",), 0.7),
+    "unresolved": (("open",), 0.7),  # an issue or an alert not yet closed
     "audit trail": (("audit", "log", "directory"), 0.9),  # "the audit trail of policy changes"
     # a mark to come back to a message ("set a follow-up flag", "flag it so I follow up")
     "follow up": (("flag", "followup", "reminder", "follow"), 0.6),
     **dict.fromkeys(("am i working", "are we working"), (("shift", "schedule"), 0.8)),  # "what time am I working next?"
     "popular": (("trending", "popular", "top"), 0.7),  # "what files are popular with my colleagues"
-    "inactive": (
-        ("activity", "usage", "used", "inactive"),
-        0.6,
-    ),  # not used: a usage report's  # an issue or an alert not yet closed
+    "inactive": (("activity", "usage", "used", "inactive"), 0.6),  # not used: a usage report's
     # "make my own copy of this repo" (before "my own", which says whose)
     **dict.fromkeys(("own copy", "my own copy", "our own copy"), (("fork", "clone", "copy"), 0.8)),
     # Who is on a network: its clients; numbers moved from another carrier are ported.
@@ -371,6 +368,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "belong to": (("member", "membership"), 0.6),
     "belongs to": (("member", "membership"), 0.6),
     "am i in": (("member", "membership", "me", "authenticated"), 0.7),
+    # the asker's memberships: "what groups do I belong to"
+    "do i belong to": (("member", "membership", "me", "authenticated"), 0.7),
     "take out": (("remove", "delete", "member"), 0.7),
     "take off": (("remove", "delete"), 0.7),  # "take Jo off this card", "take it off my favourites"
     "time off": _TIME_AWAY,

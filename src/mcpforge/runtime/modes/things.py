@@ -129,6 +129,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # a document kept out of others' hands while one person edits it, and handed back; a managed
     # device checks in when it syncs with its management service
     "check out": (("checkout", "lock"), 0.8),
+    "for editing": (("checkout", "lock"), 0.6),  # "lock the document for editing": checked out
     "check in": (("checkin", "unlock", "sync"), 0.8),
     "check back": (("checkin", "unlock"), 0.8),
     "client secret": (("password", "credential", "secret", "application"), 0.7),
@@ -165,6 +166,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "quota": (("quota", "usage", "limit", "drive"), 0.5),
     "space": (("quota", "storage", "drive"), 0.4),
     "storage": (("drive", "quota"), 0.4),
+    # how full a store is: "how close am I to filling up my OneDrive"
+    **dict.fromkeys(("filling up", "fill up", "fills up"), (("quota", "storage", "space"), 0.6)),
     "license": (("license", "sku", "seat", "subscription"), 0.5),  # what a company buys seats of
     "tenant": (("organization",), 0.8),
     "directory id": (("organization", "tenant"), 0.8),  # Microsoft Entra's "Directory (tenant) ID"

@@ -105,15 +105,10 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     # what runs out: "renew the group before it lapses"
     **dict.fromkeys(("lapse", "lapses", "lapsed"), (("expire", "expiration", "renew"), 0.7)),
     "append": (("add", "create"), 0.7),
-    # how full a store is: "how close am I to filling up my OneDrive"
-    **dict.fromkeys(("filling up", "fill up", "fills up"), (("quota", "storage", "space"), 0.6)),
     "ask for": (("request",), 0.6),  # "ask for a day off": a request for it
     "throw away": (("delete", "remove", "discard"), 0.8),
     # mail that forwards itself is a rule: "auto-forward anything from the bank to my accountant"
     "auto forward": (("rule", "forward", "automatic", "inbox"), 0.8),
-    "for editing": (("checkout", "lock"), 0.6),  # "lock the document for editing": checked out
-    # the asker's memberships: "what groups do I belong to"
-    "do i belong to": (("member", "membership", "me", "authenticated"), 0.7),
     "look through": (("search", "find"), 0.7),
     "clear out": (("delete", "remove", "empty"), 0.7),
     # who may run a thing: "which people can administer acme/payments"
