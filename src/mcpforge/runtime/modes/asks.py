@@ -172,6 +172,15 @@ def query_terms(text: str) -> dict[str, float]:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
         weights.setdefault(stem("join"), _JOINED_WEIGHT)
+    gathering = _GATHERING_INVITE.search(text)
+    if gathering:  # "accept the invitation to the design review meeting": the event's
+        weights[stem("invitation")] = min(weights.get(stem("invitation"), 1.0), _GATHERING_INVITATION)
+        # The gathering's own word ("meeting", "session") says which event, as a name would.
+        said_gathering = stem((gathering.group(1) or gathering.group(2)).lower())
+        if said_gathering in weights:
+            weights[said_gathering] = min(weights[said_gathering], _GATHERING_SAID)
+        for term in map(stem, _GATHERING):
+            weights[term] = max(weights.get(term, 0.0), _GATHERING_WEIGHT)
     return weights
 
 
@@ -406,6 +415,24 @@ _ADDS_SOMEONE = re.compile(
 # what someone is a member of comes before the members of each.
 _MEMBER_OF = re.compile(r"\b(?:am\s+i|are\s+we|is\s+\w+|i'?m|we'?re)\s+(?:an?\s+)?members?\s+of\b", re.IGNORECASE)
 _JOINED_WEIGHT = 0.3
+# An invitation to a gathering is the gathering's: a calendar's event and its attendees ("send Raj an invite to
+# Friday's planning session", "who turned down the offsite invite?"), not an invitation of its own (a guest
+# user's, a repository's). A gathering's word after "to" is an action ("invite Jo to review the PR").
+_GATHERING_WORDS = (
+    r"meetings?|calls?|sessions?|workshops?|offsites?|off-sites?|stand-?ups?|syncs?|reviews?|events?|appointments?"
+    r"|part(?:y|ies)|lunch(?:es)?|dinners?|webinars?|interviews?|retros?|retrospectives?|demos?|trainings?"
+    r"|kick-?offs?|all-hands|catch-?ups?|presentations?|conferences?|celebrations?|meetups?|1:1s?"
+)
+_GATHERING_INVITE = re.compile(
+    rf"\b({_GATHERING_WORDS})\s+invit(?:e|es|ation|ations)\b"
+    rf"|\binvit(?:e|es|ed|ation|ations)\b(?:\s+\S+){{0,3}}?\s+(?:to|for)\s+(?!(?:{_GATHERING_WORDS})\b)"
+    rf"(?:\S+\s+){{0,4}}?({_GATHERING_WORDS})\b",
+    re.IGNORECASE,
+)
+_GATHERING = ("event", "attendee", "calendar")
+_GATHERING_WEIGHT = 0.8
+_GATHERING_INVITATION = 0.4
+_GATHERING_SAID = 0.5
 _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
 _MEMBERS = ("member", "membership")

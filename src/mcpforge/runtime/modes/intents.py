@@ -26,6 +26,8 @@ INTENT_PHRASES = {
     "clean up": DELETE,
     "turn off": WRITE,  # a setting changed, or what was set up removed ("turn off the channel's email address")
     "turn on": UPDATE,
+    "turn down": WRITE,  # an invitation or an offer declined
+    "pass on": CREATE,  # "pass the invitation on to Jim": forwarded
     "switch off": WRITE,
     "switch on": UPDATE,
     "set up": CREATE,

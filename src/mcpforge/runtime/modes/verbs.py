@@ -85,6 +85,9 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "comment": (("comment", "reply", "note"), 0.5),
     "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
     "forward": (("forward",), 1.0),
+    "pass on": (("forward", "share"), 0.8),  # "pass the design review invitation on to Jim"
+    "turn down": (("decline", "reject"), 0.9),  # "turn down the offsite invite"
+    "turned down": (("decline", "attendee", "response"), 0.8),  # "who turned down the invite"
     "answer": (("reply", "respond", "answer"), 0.7),  # "answer Tom's latest message"
     "cancel": (("cancel", "delete", "stop", "void"), 0.6),
     "stop": (("cancel", "stop", "delete", "disable"), 0.5),
