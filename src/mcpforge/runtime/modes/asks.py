@@ -37,9 +37,10 @@ _LONGEST = max(len(k.split()) for k in EVERYDAY)
 
 # Titles before a name say who, not what: a doctor is one to find ("book a checkup with Dr. Lee").
 _TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
-# A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub", "iPad"): a
-# document may write it as one word (a path's "onenote"), so a request's joined word is a term beside its parts.
-_COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+")
+# A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub", "iPad"), or ending
+# in capitals ("MySQL", "PostgreSQL", "GraphQL", "iOS"): a document may write it as one word (a path's
+# "onenote"), so a request's joined word is a term beside its parts.
+_COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+|(?:[A-Z][a-z]+|[a-z]+)[A-Z]{2,}")
 
 
 # Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's").

@@ -26,6 +26,9 @@ INTENT_PHRASES = {
     "clean up": DELETE,
     "turn off": WRITE,  # a setting changed, or what was set up removed ("turn off the channel's email address")
     "turn on": UPDATE,
+    # a copy made now: "take a snapshot of the database", "take a backup first"
+    **dict.fromkeys(("take a snapshot", "take a backup", "take a screenshot", "take a photo"), CREATE),
+    "top up": CREATE,  # money added: a purchase or a payment
     "turn down": WRITE,  # an invitation or an offer declined
     "pass on": CREATE,  # "pass the invitation on to Jim": forwarded
     "switch off": WRITE,
@@ -72,7 +75,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
     (
         "create add make new post submit send register publish upload invite save store book text share reply record "
-        "log",
+        "log call dial",
         CREATE,
     ),
     (

@@ -327,6 +327,11 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "contributed": (("contributor", "contribution"), 0.9),
     "contributors": (("contributor", "collaborator"), 0.6),
     "call": (("meeting", "call", "phone"), 0.4),
+    # What came in, not what was sent: "forward incoming texts", "the texts customers sent back".
+    "incoming": (("inbound", "received", "receive"), 0.7),
+    "sent back": (("reply", "inbound", "received", "response"), 0.7),
+    # Money put into an account: "top up the account", "top up our balance".
+    "top up": (("recharge", "credit", "balance", "fund", "purchase"), 0.8),
     "video call": (("meeting", "video"), 0.9),
     "vat": (("tax",), 0.9),
     # A mailbox's answer while its owner is away: "turn on my out of office", "set up automatic replies".

@@ -26,6 +26,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "org": (("organization",), 1.0),
     "orgs": (("organization",), 1.0),
     "msg": (("message",), 1.0),
+    # a phone's message is a text (an SMS) where an API has them
+    "message": (("sms",), 0.4),
+    "messages": (("sms",), 0.4),
     # an admin is an administrator: someone holding a role
     "admin": (("administrator", "role"), 0.6),
     "admins": (("administrator", "role"), 0.6),
@@ -35,6 +38,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "repository": (("repo",), 0.5),
     "repositories": (("repo",), 0.5),
     "configuration": (("config",), 0.5),
+    "database": (("db", "instance"), 0.5),
+    "databases": (("db", "instance"), 0.5),
+    "db": (("database",), 0.8),
+    "dbs": (("database",), 0.8),
     "environment": (("env",), 0.5),
     "dm": (("direct", "message", "chat"), 0.8),
     "email": (("mail", "message"), 0.9),

@@ -1,0 +1,54 @@
+"""Search mode: the everyday words of hosted services (databases, texts and calls, credit) and product names."""
+
+from __future__ import annotations
+
+from helpers import search_entry as entry
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.documents import analyse, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex
+from mcpforge.runtime.modes.sentences import intent
+from mcpforge.runtime.modes.words import stem
+
+
+def first(entries: list[ToolEntry], request: str) -> str:
+    index = SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
+    return index.names(index.search(request, limit=1))[0]
+
+
+def test_a_snapshot_taken_is_made_and_a_database_is_a_db_instance() -> None:
+    assert intent("take a snapshot of the orders database") == intent("create a snapshot of the orders database")
+    assert "GET" in intent("take a look at the orders database")
+    said = query_terms("which of our databases are still on version 5.7?")
+    assert said[stem("db")] >= 0.5 and said[stem("instance")] >= 0.5
+    assert query_terms("reboot the reporting db")[stem("database")] >= 0.8
+
+
+def test_when_something_happens_says_little_of_what_to_call() -> None:
+    said = query_terms("take a snapshot of the database before the migration")
+    assert said[stem("before")] < 0.5 and said[stem("snapshot")] == 1.0
+    assert query_terms("list the users created after June")[stem("after")] < 0.5
+
+
+def test_a_product_name_ending_in_capitals_is_a_name_not_its_words() -> None:
+    said = query_terms("which of our databases still run MySQL 5.7?")
+    assert said["mysql"] == 1.0 and said[stem("sql")] == 1.0
+    assert stem("user") not in said and stem("member") not in said  # "My" is no one's
+    assert query_terms("create a PostgreSQL cluster")["postgresql"] == 1.0
+
+
+def test_texts_that_came_in_calls_made_and_credit_topped_up() -> None:
+    entries = [
+        entry("list_inbound_sms", "GET", "/sms/inbound", "Get all inbound SMS"),
+        entry("list_sms_history", "GET", "/sms/history", "Get all history"),
+        entry("purchase_package", "PUT", "/recharge/purchase/{package_id}", "Purchase a package"),
+        entry("transfer_credit", "PUT", "/reseller/transfer-credit", "Transfer credit"),
+        entry("send_voice", "POST", "/voice/send", "Send a voice call"),
+        entry("list_voice_history", "GET", "/voice/history", "Get voice history"),
+    ]
+    assert first(entries, "show the texts customers sent back to us today") == "list_inbound_sms"
+    assert first(entries, "list the incoming texts") == "list_inbound_sms"
+    assert first(entries, "top up the account") == "purchase_package"
+    assert intent("call the customer and read out their code") == intent("send a voice call")
+    assert intent("call off the meeting") != intent("call the customer")
+    assert query_terms("how much will it cost to send this message to 500 people?")[stem("sms")] >= 0.4
