@@ -52,3 +52,14 @@ def test_texts_that_came_in_calls_made_and_credit_topped_up() -> None:
     assert intent("call the customer and read out their code") == intent("send a voice call")
     assert intent("call off the meeting") != intent("call the customer")
     assert query_terms("how much will it cost to send this message to 500 people?")[stem("sms")] >= 0.4
+
+
+def test_where_something_is_is_its_location_and_what_is_spun_up_is_made() -> None:
+    entries = [
+        entry("get_character", "GET", "/characters/{character_id}/", "Get character's public information"),
+        entry("get_location", "GET", "/characters/{character_id}/location/", "Get character location"),
+        entry("get_ship", "GET", "/characters/{character_id}/ship/", "Get current ship"),
+    ]
+    assert first(entries, "where is my character right now?") == "get_location"
+    assert stem("location") not in query_terms("list the repos where I am an admin")
+    assert intent("spin up a notebook for the intern") == intent("create a notebook for the intern")

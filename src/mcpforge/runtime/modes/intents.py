@@ -51,6 +51,7 @@ INTENT_PHRASES = {
     "throw out": DELETE,
     "clear out": DELETE,
     "spin down": WRITE,
+    "spin up": CREATE,
     "shut down": WRITE,
     "pull up": READ,
     "look at": READ,

@@ -434,6 +434,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "thumbnail": (("image", "thumb"), 0.7),
     "middle of": (("resume", "progress"), 0.6),
     "where i left off": (("resume", "progress"), 0.7),
+    # Where something is: its location ("where is my character right now", "where are the delivery vans").
+    **dict.fromkeys(("where is", "where are"), (("location", "position", "place"), 0.6)),
     "pick up where": (("resume", "progress"), 0.7),
     "mobile number": (("phone", "number", "mobile"), 0.8),
     # who "me" is: the signed-in user

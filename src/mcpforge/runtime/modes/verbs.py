@@ -47,6 +47,7 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "across": (("search", "query"), 0.5),
     "anywhere": (("search", "query"), 0.5),
     "spin down": (("stop", "shutdown", "scale", "delete"), 0.6),
+    "spin up": (("create", "launch", "start", "provision"), 0.7),
     "enable": (("enable", "update"), 0.6),
     "disable": (("disable", "update"), 0.6),
     "deactivate": (("disable", "update"), 0.6),
