@@ -455,6 +455,15 @@ def _adds_someone(text: str) -> bool:
     )
 
 
+# The asker, in the first person: "what language is my mailbox set to", "when do I start".
+_SELF = re.compile(r"\b(?:my|mine|me|myself|i|i'm|im|i've|ive)\b", re.IGNORECASE)
+
+
+def asks_of_self(text: str) -> bool:
+    """Whether the request speaks of the asker ("my", "I", "me")."""
+    return _SELF.search(_QUOTED.sub(" ", text)) is not None
+
+
 def names_someone(text: str, things: Container[str] = ()) -> bool:
     """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
     before = ""

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .asks import names_someone, query_terms
+from .asks import asks_of_self, names_someone, query_terms
 from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
@@ -157,6 +157,9 @@ class SearchIndex:
         self._personal = [_personal(s) for s in paths]
         # What the API's paths name ("which Planner plans": a product's name, not a person's).
         self._things = frozenset(named)
+        # The records of one person and of the asker (GET /users/{id}, GET /me): where what a person's
+        # question asks of them is kept, when nothing else matches it (:meth:`_with_record`).
+        self._person, self._asker = _records(self.entries)
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -179,7 +182,8 @@ class SearchIndex:
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
-        if names_someone(request, self._things):  # "what groups is Tom a member of": a user's groups, not a group's
+        someone = names_someone(request, self._things)
+        if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
         ranked = [
@@ -188,7 +192,11 @@ class SearchIndex:
         ]
         # The spread lowers repeats of one action within the best few hundred: its ``limit`` come from them.
         ranked = heapq.nsmallest(max(limit * 30, 300), ranked)
-        return [Hit(self.entries[n], -s) for s, n in self._spread(ranked, limit, asked)]
+        spread = self._spread(ranked, limit, asked)
+        if wanted == READ and not toolset:
+            record = self._person if someone else self._asker if asks_of_self(request) else None
+            spread = _with_record(spread, record, limit)
+        return [Hit(self.entries[n], -s) for s, n in spread]
 
     def _spread(
         self, ranked: list[tuple[float, int]], limit: int, asked: Mapping[str, float]
@@ -242,6 +250,48 @@ def _action(method: str, segments: list[str], verb_last: bool) -> tuple[str, str
         thing = words(named[-2])
         resource = f"{stem(thing[-1]) if thing else named[-2]}/{resource}"
     return method, resource, bool(segments and PARAMETER.match(segments[-1]))
+
+
+# A record's place: the tenth (the last of a first page), or the last of fewer, from five on (a search
+# for one operation is not changed).
+_RECORD_PLACE = 10
+_RECORD_FROM = 5
+# A collection of people, whose item is one person's record: /users/{id}, /members/{id}, /people/{id}.
+_PEOPLE_COLLECTIONS = frozenset({"users", "members", "people", "persons"})
+# The asker's own record: GET /me, Jira's /myself; GitHub's GET /user where neither is.
+_ASKERS = frozenset({"me", "myself"})
+
+
+def _records(entries: Sequence[ToolEntry]) -> tuple[int | None, int | None]:
+    """The operations that get one person's record (GET /users/{id}) and the asker's (GET /me): the shortest of each."""
+    people: list[tuple[int, int]] = []  # (segments, operation)
+    askers: list[tuple[bool, int, int]] = []  # (a "user" path, segments, operation)
+    for number, entry in enumerate(entries):
+        segments = [s.lower() for s in entry["path"].split("/") if s]
+        if entry["method"].upper() != "GET" or not segments:
+            continue
+        if len(segments) > 1 and segments[-2] in _PEOPLE_COLLECTIONS and PARAMETER.match(segments[-1]):
+            people.append((len(segments), number))
+        if segments[-1] in _ASKERS or segments[-1] == "user":
+            askers.append((segments[-1] == "user", len(segments), number))
+    return (min(people)[1] if people else None), (min(askers)[2] if askers else None)
+
+
+def _with_record(spread: list[tuple[float, int]], record: int | None, limit: int) -> list[tuple[float, int]]:
+    """``spread`` with ``record`` in place :data:`_RECORD_PLACE` (or the last of ``limit``), unless it is before.
+
+    "what's Ravi's phone number", "what language is my mailbox set to": a question about a person asks
+    for one of their record's many fields, which only the record holds (the API's phone methods and
+    mailbox settings match the words better); the record is offered beside what matched, at the
+    score of the result before it.
+    """
+    place = min(limit, _RECORD_PLACE)
+    if record is None or limit < _RECORD_FROM or any(number == record for _, number in spread[:place]):
+        return spread
+    rest = [(score, number) for score, number in spread if number != record]
+    before = rest[: place - 1]
+    score = before[-1][0] if before else 0.0
+    return [*before, (score, record), *rest[place - 1 :]][:limit]
 
 
 def _rarity(total: int, holding: int) -> float:

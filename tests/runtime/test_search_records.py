@@ -1,0 +1,54 @@
+"""Search mode: a question about a person is offered that person's record (one of its many fields answers it)."""
+
+from __future__ import annotations
+
+from helpers import search_entry as entry
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import asks_of_self
+from mcpforge.runtime.modes.documents import analyse, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex
+
+# Operations whose words match a phone better than a user record does, as Microsoft Graph's do.
+PHONES: list[ToolEntry] = [
+    entry(f"list_phone_{thing}", "GET", f"/telephony/phone{thing.title()}", f"List the phone numbers' {thing}")
+    for thing in ("methods", "lines", "calls", "settings", "books", "devices", "extensions", "logs", "plans", "queues")
+]
+ENTRIES: list[ToolEntry] = [
+    *PHONES,
+    entry("get_device_phone", "GET", "/deviceManagement/managedDevices/{id}", "Get a device's phone number"),
+    entry("list_users", "GET", "/users", "List users"),
+    entry("get_user_manager", "GET", "/users/{user-id}/manager", "Get a user's manager"),
+    entry("get_user", "GET", "/users/{user-id}", "Get a user"),
+    entry("get_me", "GET", "/me", "Get the signed-in user"),
+    entry("get_mailbox_rules", "GET", "/me/mailFolders/inbox/messageRules", "List the mailbox's rules"),
+]
+
+
+def names(request: str, limit: int = 10, entries: list[ToolEntry] = ENTRIES) -> list[str]:
+    index = SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
+    return index.names(index.search(request, limit=limit))
+
+
+def test_a_question_about_a_person_is_offered_their_record() -> None:
+    found = names("what's Ravi's phone number")
+    assert found.index("get_user") == 9 and found[0] != "get_user"
+    assert names("what's Ravi's phone number", limit=50).index("get_user") == 9  # the tenth, however many asked
+    assert "get_me" in names("what language is my mailbox set to?")
+
+
+def test_only_a_question_and_only_a_long_enough_list_gets_the_record() -> None:
+    assert "get_user" not in names("update Ravi's phone number")  # a change is of what it names
+    assert "get_user" not in names("what's Ravi's phone number", limit=3)
+    assert "get_me" not in names("list the phone methods of the devices")  # nobody named, nor the asker
+    assert not asks_of_self("list the 'my stuff' folders") and asks_of_self("what's in my inbox?")
+
+
+def test_the_record_is_the_shortest_of_its_kind_and_github_calls_the_asker_user() -> None:
+    github = [
+        *PHONES,
+        entry("get_authenticated", "GET", "/user", "Get the authenticated user"),
+        entry("get_by_username", "GET", "/users/{username}", "Get a user"),
+        entry("get_org_member", "GET", "/orgs/{org}/members/{username}", "Check organization membership"),
+    ]
+    assert "get_authenticated" in names("which phone methods do I have?", entries=github)
+    assert "get_by_username" in names("what's Mona's phone number?", entries=github)
