@@ -221,6 +221,18 @@ def test_a_phrase_the_lexicon_names_in_other_words_finds_the_property_of_those_w
     assert max(found, key=lambda number: found[number]) == 0
 
 
+def test_two_of_the_lexicons_words_in_a_row_may_name_the_property() -> None:
+    docs: list[dict[str, Any]] = [
+        {"resource": ["applic"], "properties": ["display_name", "password_credenti", "key_credenti"]},
+        {"resource": ["user"], "properties": ["display_name", "mail"]},
+    ]
+    docs += [{"resource": ["other"], "properties": ["other"]}] * 8
+    # "client secret" is a password credential (Microsoft Graph's passwordCredentials), not the whole lexicon entry.
+    asked = "when does the client secret of the billing app expire?"
+    found = Properties(docs, 1.0, 0.5).scores(asked, frozenset({"GET"}))
+    assert set(found) == {0}
+
+
 def test_making_something_into_what_it_is_not_is_a_change() -> None:
     assert "PATCH" in intent("make develop the default branch")
     assert "PATCH" in intent("make the repo private")

@@ -177,6 +177,11 @@ class Properties:
                 named = tuple(term for term, weight in query_terms(phrase).items() if weight >= _SURE_ENOUGH)
                 if len(named) > 1 and named != said and self._match(named, self._part, found):
                     continue
+                # or two of them in a row: "client secret" is a password credential (passwordCredentials)
+                pairs = [named[i : i + 2] for i in range(len(named) - 1)] if named != said else []
+                matched = [self._match(pair, self._part, found) for pair in pairs]  # each pair raises its holders
+                if any(matched):
+                    continue
                 # "Ravi's phone number" (mobilePhone), "the homepage URL of X" (homepage): no property has
                 # every word, so the phrase less its last word, or less its first, at a part's value.
                 less_last: dict[int, float] = {}
