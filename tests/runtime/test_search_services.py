@@ -63,3 +63,17 @@ def test_where_something_is_is_its_location_and_what_is_spun_up_is_made() -> Non
     assert first(entries, "where is my character right now?") == "get_location"
     assert stem("location") not in query_terms("list the repos where I am an admin")
     assert intent("spin up a notebook for the intern") == intent("create a notebook for the intern")
+
+
+def test_a_thing_is_a_resource_a_device_may_be_one_and_a_version_asked_is_the_services() -> None:
+    entries = [
+        entry("delete_thing", "DELETE", "/things/{thingName}", "Deletes the specified thing"),
+        entry("delete_policy", "DELETE", "/policies/{policyName}", "Deletes the specified policy"),
+        entry("list_things", "GET", "/things", "Lists your things"),
+        entry("list_fleet_metrics", "GET", "/fleet-metrics", "Lists all your fleet metrics"),
+        entry("get_system", "GET", "/system", "Get system information"),
+        entry("get_instance_tags", "GET", "/instances/{id}/tags", "Get DICOM tags of the instance"),
+    ]
+    assert first(entries, "delete the old test thing") == "delete_thing"
+    assert stem("thing") in query_terms("list all the devices in the fleet")
+    assert first(entries, "what version of Orthanc is running?") == "get_system"

@@ -82,6 +82,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "copy": (("duplicate", "clone", "replicate"), 0.7),
     "duplicate": (("copy", "clone"), 0.6),
     "version history": (("version",), 0.9),  # a file's versions, not an audit log
+    # The version of what is running: the service's own description ("what version of Orthanc is running?").
+    "what version": (("version", "system", "about", "info", "build"), 0.6),
     **dict.fromkeys(("color code", "colour code"), (("category", "color", "label", "tag"), 0.8)),  # "color-code it red"
     # the kinds of leave an employer keeps ("add a leave type for jury duty")
     **dict.fromkeys(("leave type", "leave types", "type of leave", "leave reason"), (("time", "off", "reason"), 0.8)),

@@ -192,6 +192,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # how much something was used: its usage, what was done with it ("how many people used Teams")
     "used": (("usage", "activity"), 0.5),
     "computer": (("device",), 0.6),
+    # a connected device is a "thing" where an API says so (AWS IoT's things)
+    "device": (("thing",), 0.4),
+    "devices": (("thing",), 0.4),
     "pc": (("device", "computer"), 0.8),
     "phone": (("device", "model", "mobile"), 0.5),  # "which phones are our users on": device models
     # the devices people name by their kind or make: "wipe the stolen tablet", "the CEO's iPad"

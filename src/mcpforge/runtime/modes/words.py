@@ -32,7 +32,7 @@ STOPWORDS = wordset(
     "these those it its is are was were be been being do does did done can could would should will shall "
     "may might must please some any each every there here just also very really now still yet again up "
     "out over off you your yours we our us they them their he she his her him i im i'm let lets let's "
-    "want wants need needs like would could thing things stuff one ones what which who whom whose how "
+    "want wants need needs like would could stuff one ones what which who whom whose how "
     "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt hasnt havent "
     "wasnt werent shouldnt couldnt wouldnt more while "
     "anything something everything nothing"
