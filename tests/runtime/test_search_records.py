@@ -6,7 +6,8 @@ from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import asks_of_self
 from mcpforge.runtime.modes.documents import analyse, entry_texts
-from mcpforge.runtime.modes.index import SearchIndex, _with_record
+from mcpforge.runtime.modes.index import SearchIndex
+from mcpforge.runtime.modes.records import Records, with_record
 
 # Operations whose words match a phone better than a user record does, as Microsoft Graph's do.
 PHONES: list[ToolEntry] = [
@@ -55,20 +56,35 @@ def test_the_record_is_the_shortest_of_its_kind_and_github_calls_the_asker_user(
 
 
 def test_a_question_about_people_in_general_is_offered_everyones_list() -> None:
-    index = SearchIndex(ENTRIES, analysed=[analyse(entry_texts(e)) for e in ENTRIES])
+    records = Records(ENTRIES)
     by_name = {e["tool"]["name"]: number for number, e in enumerate(ENTRIES)}
-    assert index._record_asked("who works in marketing?", someone=False) == by_name["list_users"]
-    assert index._record_asked("which guests never redeemed their invite?", someone=False) == by_name["list_users"]
-    assert index._record_asked("who is Ravi's manager?", someone=True) == by_name["get_user"]
-    assert index._record_asked("what language is my mailbox set to?", someone=False) == by_name["get_me"]
-    assert index._record_asked("list the marketing campaigns", someone=False) is None
+    assert records.asked("who works in marketing?", someone=False) == by_name["list_users"]
+    assert records.asked("which guests never redeemed their invite?", someone=False) == by_name["list_users"]
+    assert records.asked("who is Ravi's manager?", someone=True) == by_name["get_user"]
+    assert records.asked("what language is my mailbox set to?", someone=False) == by_name["get_me"]
+    assert records.asked("list the marketing campaigns", someone=False) is None
+
+
+def test_a_question_about_a_numbered_thing_is_offered_its_record() -> None:
+    github = [
+        entry("list_users", "GET", "/users", "List users"),
+        entry("get_issue", "GET", "/repos/{owner}/{repo}/issues/{issue_number}", "Get an issue"),
+        entry("get_pull", "GET", "/repos/{owner}/{repo}/pulls/{pull_number}", "Get a pull request"),
+        entry("list_issue_events", "GET", "/repos/{owner}/{repo}/issues/{issue_number}/events", "List events"),
+        entry("get_phone", "GET", "/phones/{phone_id}", "Get a desk phone"),
+    ]
+    records = Records(github)
+    assert records.asked("who's assigned to issue 300?", someone=False) == 1  # before "who": the issue's
+    assert records.asked("what labels does PR #42 have?", someone=False) == 2  # the lexicon's pull request
+    assert records.asked("who has the desk phone 4455?", someone=False) == 0  # a value someone holds
+    assert records.asked("which issues changed in the last 24 hours?", someone=False) is None
 
 
 def test_the_record_takes_the_tenth_place_and_keeps_the_rest_in_order() -> None:
     spread = [(-float(10 - i), i) for i in range(12)]  # (negated score, operation), best first
-    placed = _with_record(spread, 42, limit=12)
+    placed = with_record(spread, 42, limit=12)
     assert [n for _, n in placed] == [0, 1, 2, 3, 4, 5, 6, 7, 8, 42, 9, 10]
     assert placed[9][0] == placed[8][0]  # at the score of the result before it
-    assert _with_record(spread, 3, limit=12) == spread  # already among the first ten
-    assert [n for _, n in _with_record(spread, 11, limit=12)][9] == 11  # moved up, not repeated
-    assert _with_record(spread[:4], 42, limit=4) == spread[:4]  # too short a list to give a place away
+    assert with_record(spread, 3, limit=12) == spread  # already among the first ten
+    assert [n for _, n in with_record(spread, 11, limit=12)][9] == 11  # moved up, not repeated
+    assert with_record(spread[:4], 42, limit=4) == spread[:4]  # too short a list to give a place away

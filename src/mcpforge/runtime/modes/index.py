@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .asks import asks_of_self, names_someone, query_terms
+from .asks import names_someone, query_terms
 from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
-from .sentences import intent, said_words
-from .words import stem, terms, words, wordset
+from .records import Records, with_record
+from .sentences import intent
+from .words import stem, terms, words
 
 __all__ = ["Hit", "SearchIndex", "Weights", "summary_of"]
 
@@ -157,9 +158,8 @@ class SearchIndex:
         self._personal = [_personal(s) for s in paths]
         # What the API's paths name ("which Planner plans": a product's name, not a person's).
         self._things = frozenset(named)
-        # The records of one person, of everyone and of the asker (GET /users/{id}, GET /users, GET /me): where
-        # what a question about people asks is kept, when nothing else matches it (:func:`_with_record`).
-        self._person, self._people, self._asker = _records(self.entries)
+        # The records a question about people or a numbered thing may be answered by (:mod:`.records`).
+        self._records = Records(self.entries)
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -194,7 +194,7 @@ class SearchIndex:
         ranked = heapq.nsmallest(max(limit * 30, 300), ranked)
         spread = self._spread(ranked, limit, asked)
         if wanted == READ and not toolset:
-            spread = _with_record(spread, self._record_asked(request, someone), limit)
+            spread = with_record(spread, self._records.asked(request, someone), limit)
         return [Hit(self.entries[n], -s) for s, n in spread]
 
     def _spread(
@@ -212,14 +212,6 @@ class SearchIndex:
             seen[action] += 1
             spread.append((score * self.weights.repeat ** max(seen[action] - self.weights.same_action, 0), number))
         return heapq.nsmallest(limit, spread)
-
-    def _record_asked(self, request: str, someone: bool) -> int | None:
-        """The record a question about people may be answered by: a person's, everyone's, or the asker's."""
-        if someone:  # "what's Ravi's phone number"
-            return self._person
-        if not _ABOUT_PEOPLE.isdisjoint(said_words(request)):  # "who works in marketing?"
-            return self._people
-        return self._asker if asks_of_self(request) else None  # "what language is my mailbox set to?"
 
     def _terms_of_parent(self, number: int) -> frozenset[str]:
         parent = self._parents[number]
@@ -257,59 +249,6 @@ def _action(method: str, segments: list[str], verb_last: bool) -> tuple[str, str
         thing = words(named[-2])
         resource = f"{stem(thing[-1]) if thing else named[-2]}/{resource}"
     return method, resource, bool(segments and PARAMETER.match(segments[-1]))
-
-
-# A record's place: the tenth (the last of a first page), or the last of fewer, from five on (a search
-# for one operation is not changed).
-_RECORD_PLACE = 10
-_RECORD_FROM = 5
-# A collection of people, whose item is one person's record: /users/{id}, /members/{id}, /people/{id}.
-_PEOPLE_COLLECTIONS = frozenset({"users", "members", "people", "persons"})
-# The asker's own record: GET /me, Jira's /myself; GitHub's GET /user where neither is.
-_ASKERS = frozenset({"me", "myself"})
-# A question about people in general ("who works in marketing?", "which guests never redeemed their invite?"):
-# the list of them is where their fields are filtered.
-_ABOUT_PEOPLE = wordset("who everyone everybody anyone anybody people users employees staff guests colleagues")
-
-
-def _records(entries: Sequence[ToolEntry]) -> tuple[int | None, int | None, int | None]:
-    """The operations that get one person's record (GET /users/{id}), everyone's (GET /users) and the
-    asker's (GET /me): the shortest of each."""
-    person: list[tuple[int, int]] = []  # (segments, operation)
-    people: list[tuple[int, int]] = []
-    askers: list[tuple[bool, int, int]] = []  # (a "user" path, segments, operation)
-    for number, entry in enumerate(entries):
-        segments = [s.lower() for s in entry["path"].split("/") if s]
-        if entry["method"].upper() != "GET" or not segments:
-            continue
-        if len(segments) > 1 and segments[-2] in _PEOPLE_COLLECTIONS and PARAMETER.match(segments[-1]):
-            person.append((len(segments), number))
-        if segments[-1] in _PEOPLE_COLLECTIONS:
-            people.append((len(segments), number))
-        if segments[-1] in _ASKERS or segments[-1] == "user":
-            askers.append((segments[-1] == "user", len(segments), number))
-    return _first(person), _first(people), (min(askers)[2] if askers else None)
-
-
-def _first(found: list[tuple[int, int]]) -> int | None:
-    return min(found)[1] if found else None
-
-
-def _with_record(spread: list[tuple[float, int]], record: int | None, limit: int) -> list[tuple[float, int]]:
-    """``spread`` with ``record`` in place :data:`_RECORD_PLACE` (or the last of ``limit``), unless it is before.
-
-    "what's Ravi's phone number", "what language is my mailbox set to", "who works in marketing?": a
-    question about people asks for one of their records' many fields, which only the records hold (the
-    API's phone methods, mailbox settings and marketing match the words better); the record is offered
-    beside what matched, at the score of the result before it.
-    """
-    place = min(limit, _RECORD_PLACE)
-    if record is None or limit < _RECORD_FROM or any(number == record for _, number in spread[:place]):
-        return spread
-    rest = [(score, number) for score, number in spread if number != record]
-    before = rest[: place - 1]
-    score = before[-1][0] if before else 0.0
-    return [*before, (score, record), *rest[place - 1 :]][:limit]
 
 
 def _rarity(total: int, holding: int) -> float:
