@@ -18,6 +18,7 @@ def first(entries: list[ToolEntry], request: str) -> str:
 
 def test_a_snapshot_taken_is_made_and_a_database_is_a_db_instance() -> None:
     assert intent("take a snapshot of the orders database") == intent("create a snapshot of the orders database")
+    assert intent("take a manual snapshot of the prod cluster") == intent("create a snapshot of the prod cluster")
     assert "GET" in intent("take a look at the orders database")
     said = query_terms("which of our databases are still on version 5.7?")
     assert said[stem("db")] >= 0.5 and said[stem("instance")] >= 0.5
@@ -77,3 +78,9 @@ def test_a_thing_is_a_resource_a_device_may_be_one_and_a_version_asked_is_the_se
     assert first(entries, "delete the old test thing") == "delete_thing"
     assert stem("thing") in query_terms("list all the devices in the fleet")
     assert first(entries, "what version of Orthanc is running?") == "get_system"
+
+
+def test_a_delivery_rescheduled_is_changed_and_drivers_are_workers() -> None:
+    assert intent("reschedule the delivery to Friday") == intent("update the delivery")
+    assert intent("postpone the pickup") == intent("update the pickup")
+    assert stem("worker") in query_terms("where are my drivers right now?")

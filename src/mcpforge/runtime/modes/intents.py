@@ -26,8 +26,6 @@ INTENT_PHRASES = {
     "clean up": DELETE,
     "turn off": WRITE,  # a setting changed, or what was set up removed ("turn off the channel's email address")
     "turn on": UPDATE,
-    # a copy made now: "take a snapshot of the database", "take a backup first"
-    **dict.fromkeys(("take a snapshot", "take a backup", "take a screenshot", "take a photo"), CREATE),
     "top up": CREATE,  # money added: a purchase or a payment
     "turn down": WRITE,  # an invitation or an offer declined
     "pass on": CREATE,  # "pass the invitation on to Jim": forwarded
@@ -81,7 +79,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
-        "close reopen give prevent put complete",
+        "close reopen give prevent put complete reschedule postpone reassign",
         UPDATE,
     ),
     (

@@ -379,6 +379,10 @@ def what_for(said: list[str]) -> set[int]:
     return set(range(start + 1, len(said)))
 
 
+# What is made by taking it: "take a (manual) snapshot of the database", "take a backup first".
+_TAKEN = wordset("snapshot snapshots backup backups screenshot screenshots photo photos picture pictures")
+
+
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
     said = said_words(what_happened(meant(text))[1])
@@ -390,6 +394,8 @@ def intent(text: str) -> frozenset[str]:
         return FIRST_VERBS[said[0]]
     if said[:1] == ["make"] and "the" in said[2:4]:  # "make develop the default branch": setting, not making
         return UPDATE
+    if said[:1] == ["take"] and not _TAKEN.isdisjoint(said[1:4]):  # "take a manual snapshot": a copy made now
+        return CREATE
     if lets_someone(said):  # "let my assistant see my calendar": a permission to give, not a look
         return UPDATE
     describing = described(said)

@@ -192,6 +192,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # how much something was used: its usage, what was done with it ("how many people used Teams")
     "used": (("usage", "activity"), 0.5),
     "computer": (("device",), 0.6),
+    # who drives the deliveries: a field service's workers or couriers
+    "driver": (("worker", "courier"), 0.5),
+    "drivers": (("worker", "courier"), 0.5),
     # a connected device is a "thing" where an API says so (AWS IoT's things)
     "device": (("thing",), 0.4),
     "devices": (("thing",), 0.4),
