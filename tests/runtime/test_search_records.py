@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import asks_of_self
 from mcpforge.runtime.modes.documents import analyse, entry_texts
-from mcpforge.runtime.modes.index import SearchIndex
+from mcpforge.runtime.modes.index import SearchIndex, Weights
 from mcpforge.runtime.modes.records import Records, with_record
 
 # Operations whose words match a phone better than a user record does, as Microsoft Graph's do.
@@ -88,3 +90,17 @@ def test_the_record_takes_the_tenth_place_and_keeps_the_rest_in_order() -> None:
     assert with_record(spread, 3, limit=12) == spread  # already among the first ten
     assert [n for _, n in with_record(spread, 11, limit=12)][9] == 11  # moved up, not repeated
     assert with_record(spread[:4], 42, limit=4) == spread[:4]  # too short a list to give a place away
+
+
+def test_what_the_asker_asks_of_their_own_things_prefers_their_paths() -> None:
+    tasks = [
+        entry("update_planner_task", "PATCH", "/planner/tasks/{task-id}", "Update a task"),
+        entry("update_todo_task", "PATCH", "/me/tasks/{task-id}", "Update a task"),
+    ]
+    same = [{"name": ["updat", "task"]}, {"name": ["updat", "task"]}]  # the words alike: only the path differs
+    index = SearchIndex(tasks, weights=Weights(), analysed=same)
+    theirs = {hit.entry["tool"]["name"]: hit.score for hit in index.search("update the passport task")}
+    mine = {hit.entry["tool"]["name"]: hit.score for hit in index.search("update my passport task")}
+    assert theirs["update_todo_task"] == pytest.approx(theirs["update_planner_task"])
+    assert mine["update_todo_task"] == pytest.approx(mine["update_planner_task"] * (1 + Weights().asker))
+    assert Weights().asker > 0

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .asks import names_someone, query_terms
+from .asks import asks_of_self, names_someone, query_terms
 from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
@@ -67,6 +67,7 @@ class Weights:
     same_action: int = 2  # results of one action (method, resource) at their own score
     repeat: float = 0.6  # each result of an action beyond those: score x repeat, once more per result
     someone: float = 0.3  # a request naming a person, an operation on one person's things: score x (1 + someone)
+    asker: float = 0.15  # a request of the asker's ("my", "I"), an operation on the asker's things: x (1 + asker)
     properties: float = 0.45  # a property a request asks of ("Ravi's office location"): + its rarity x properties
     properties_part: float = 0.5  # a property whose name holds the words asked ("client secret"): that x part
     inputs_read: float = 0.5  # a write's parameters and body fields, for a request that only reads: x inputs_read
@@ -156,6 +157,7 @@ class SearchIndex:
         self._parents = [_parent(s) for s in segments]
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
+        self._mine = [bool(s) and s[0].lower() in _ASKERS for s in paths]
         # What the API's paths name ("which Planner plans": a product's name, not a person's).
         self._things = frozenset(named)
         # The records a question about people or a numbered thing may be answered by (:mod:`.records`).
@@ -186,6 +188,9 @@ class SearchIndex:
         if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
+        elif asks_of_self(request):  # "mark my passport task done": the asker's to-do task, not a plan's
+            mine, raised = self._mine, 1 + self.weights.asker
+            scores = {n: v * raised if mine[n] else v for n, v in scores.items()}
         ranked = [
             (-(score * boost if wanted and methods[number] in wanted else score) * prior[number], number)
             for number, score in scores.items()
@@ -225,6 +230,8 @@ class SearchIndex:
         return [hit.entry["tool"]["name"] for hit in hits]
 
 
+# Where a path starts at the asker: /me/... (Microsoft Graph, Spotify), /user/... (GitHub).
+_ASKERS = frozenset({"me", "user", "my", "myself"})
 # Where a path reaches one person's things: /users/{id}/..., /members/{idMember}/..., /Users/{userId}/...
 _PEOPLE = frozenset({"user", "users", "member", "members", "people", "person", "persons"})
 
