@@ -84,3 +84,8 @@ def test_a_delivery_rescheduled_is_changed_and_drivers_are_workers() -> None:
     assert intent("reschedule the delivery to Friday") == intent("update the delivery")
     assert intent("postpone the pickup") == intent("update the pickup")
     assert stem("worker") in query_terms("where are my drivers right now?")
+
+
+def test_a_teams_message_to_someone_is_a_chat() -> None:
+    assert query_terms("send Jorge a Teams message saying the deck is ready")[stem("chat")] >= 0.7
+    assert stem("chat") not in query_terms("who is on the Design team in Teams")  # a team's members

@@ -186,6 +186,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "carrier": (("carrier", "port", "porting", "portability"), 0.5),
     # Someone reached "on Teams" is reached in a chat (the product), not through a team.
     "on teams": (("chat", "message"), 0.7),
+    **dict.fromkeys(("teams message", "teams messages", "teams chat"), (("chat", "message"), 0.7)),
     # How long things are kept: a retention policy ("keep contracts for 7 years").
     "keep": (("retention", "retain", "hold"), 0.5),
     # Who is working on something: its members, the people assigned to it.
