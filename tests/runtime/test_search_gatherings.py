@@ -48,3 +48,8 @@ def test_an_invitation_to_anything_else_is_an_invitation() -> None:
 def test_turning_down_and_passing_on_are_actions() -> None:
     assert intent("turn the offer down") == intent("decline the offer")
     assert stem("forward") in query_terms("pass the invite on to Jim")
+
+
+def test_who_joined_something_asks_for_its_members() -> None:
+    said = query_terms("who joined the Marketing team this month?")
+    assert said[stem("member")] >= 0.8 and stem("join") not in said  # not the teams someone joined

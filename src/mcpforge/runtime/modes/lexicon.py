@@ -196,6 +196,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "invited to": (("attendee", "participant", "event", "meeting"), 0.7),
     "declined": (("attendee", "response", "event", "meeting"), 0.7),
     "accepted": (("attendee", "response", "event", "meeting"), 0.7),
+    # Who joined something is who its members are ("who joined the Marketing team this month?").
+    **dict.fromkeys(("who joined", "who has joined", "who just joined"), (("member", "membership"), 0.8)),
     "never came": (("absentee",), 0.8),
     "no-show": (("absentee",), 0.8),
     "bug": (("issue",), 0.6),
