@@ -31,6 +31,8 @@ from mcpforge.output.write import write_tree
 from mcpforge.pipeline import contract, generate
 from mcpforge.project.files import RenderedFile
 from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.documents import analyse, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.targets.lint import MANIFEST_FILES, lint_manifest
 from mcpforge.tools.build import build_tools
 from mcpforge.tools.model import ToolSet
@@ -199,3 +201,9 @@ def search_entry(
     schema = {"type": "object", "properties": props or {"id": {"type": "string"}}}
     tool = {"name": name, "title": title, "description": title, "inputSchema": schema}
     return {"tool": tool, "method": method, "path": path, "toolsets": list(toolsets)}  # type: ignore[typeddict-item]
+
+
+def search_names(entries: Sequence[ToolEntry], request: str, **kw: Any) -> list[str]:
+    """The names of the operations the search index of ``entries`` finds for ``request`` (``kw``: search's)."""
+    index = SearchIndex(entries, analysed=[analyse(entry_texts(entry)) for entry in entries])
+    return index.names(index.search(request, **kw))

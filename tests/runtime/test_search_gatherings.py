@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from helpers import search_entry as entry
+from helpers import search_names
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
-from mcpforge.runtime.modes.documents import analyse, entry_texts
-from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
 
@@ -22,8 +21,7 @@ ENTRIES: list[ToolEntry] = [
 
 
 def first(request: str) -> str:
-    index = SearchIndex(ENTRIES, analysed=[analyse(entry_texts(e)) for e in ENTRIES])
-    return index.names(index.search(request, limit=1))[0]
+    return search_names(ENTRIES, request, limit=1)[0]
 
 
 def test_an_invitation_to_a_gathering_is_its_event() -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import search_entry as entry
+from helpers import search_names
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
-from mcpforge.runtime.modes.documents import analyse, analyse_api, entry_texts
+from mcpforge.runtime.modes.documents import analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.properties import property_phrases
 from mcpforge.runtime.modes.sentences import intent, unwrapped, what_happened
@@ -16,8 +17,7 @@ from mcpforge.runtime.modes.words import stem
 
 
 def first(entries: list[ToolEntry], request: str, **kw: Any) -> list[str]:
-    index = SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
-    return index.names(index.search(request, **kw))
+    return search_names(entries, request, **kw)
 
 
 def test_the_name_of_a_thing_counts_as_a_name() -> None:

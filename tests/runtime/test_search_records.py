@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from helpers import search_entry as entry
+from helpers import search_names
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import asks_of_self
-from mcpforge.runtime.modes.documents import analyse, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex, Weights
 from mcpforge.runtime.modes.records import Records, with_record
 
@@ -28,8 +28,14 @@ ENTRIES: list[ToolEntry] = [
 
 
 def names(request: str, limit: int = 10, entries: list[ToolEntry] = ENTRIES) -> list[str]:
-    index = SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
-    return index.names(index.search(request, limit=limit))
+    return search_names(entries, request, limit=limit)
+
+
+def asked(entries: list[ToolEntry], request: str, someone: bool = False) -> int | None:
+    """The record ``Records`` offers for ``request``, the index's paths and first-person reading given."""
+    paths = [[s for s in e["path"].split("/") if s] for e in entries]
+    records = Records([e["method"] for e in entries], paths)
+    return records.asked(request, someone, asker=not someone and asks_of_self(request))
 
 
 def test_a_question_about_a_person_is_offered_their_record() -> None:
@@ -58,13 +64,12 @@ def test_the_record_is_the_shortest_of_its_kind_and_github_calls_the_asker_user(
 
 
 def test_a_question_about_people_in_general_is_offered_everyones_list() -> None:
-    records = Records(ENTRIES)
     by_name = {e["tool"]["name"]: number for number, e in enumerate(ENTRIES)}
-    assert records.asked("who works in marketing?", someone=False) == by_name["list_users"]
-    assert records.asked("which guests never redeemed their invite?", someone=False) == by_name["list_users"]
-    assert records.asked("who is Ravi's manager?", someone=True) == by_name["get_user"]
-    assert records.asked("what language is my mailbox set to?", someone=False) == by_name["get_me"]
-    assert records.asked("list the marketing campaigns", someone=False) is None
+    assert asked(ENTRIES, "who works in marketing?") == by_name["list_users"]
+    assert asked(ENTRIES, "which guests never redeemed their invite?") == by_name["list_users"]
+    assert asked(ENTRIES, "who is Ravi's manager?", someone=True) == by_name["get_user"]
+    assert asked(ENTRIES, "what language is my mailbox set to?") == by_name["get_me"]
+    assert asked(ENTRIES, "list the marketing campaigns") is None
 
 
 def test_a_question_about_a_numbered_thing_is_offered_its_record() -> None:
@@ -75,11 +80,10 @@ def test_a_question_about_a_numbered_thing_is_offered_its_record() -> None:
         entry("list_issue_events", "GET", "/repos/{owner}/{repo}/issues/{issue_number}/events", "List events"),
         entry("get_phone", "GET", "/phones/{phone_id}", "Get a desk phone"),
     ]
-    records = Records(github)
-    assert records.asked("who's assigned to issue 300?", someone=False) == 1  # before "who": the issue's
-    assert records.asked("what labels does PR #42 have?", someone=False) == 2  # the lexicon's pull request
-    assert records.asked("who has the desk phone 4455?", someone=False) == 0  # a value someone holds
-    assert records.asked("which issues changed in the last 24 hours?", someone=False) is None
+    assert asked(github, "who's assigned to issue 300?") == 1  # before "who": the issue's
+    assert asked(github, "what labels does PR #42 have?") == 2  # the lexicon's pull request
+    assert asked(github, "who has the desk phone 4455?") == 0  # a value someone holds
+    assert asked(github, "which issues changed in the last 24 hours?") is None
 
 
 def test_the_record_takes_the_tenth_place_and_keeps_the_rest_in_order() -> None:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from helpers import search_entry as entry
+from helpers import search_names
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
-from mcpforge.runtime.modes.documents import analyse, entry_texts
-from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
 
 
 def first(entries: list[ToolEntry], request: str) -> str:
-    index = SearchIndex(entries, analysed=[analyse(entry_texts(e)) for e in entries])
-    return index.names(index.search(request, limit=1))[0]
+    return search_names(entries, request, limit=1)[0]
 
 
 def test_a_snapshot_taken_is_made_and_a_database_is_a_db_instance() -> None:

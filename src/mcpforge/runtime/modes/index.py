@@ -34,7 +34,7 @@ from .asks import asks_of_self, names_someone, query_terms
 from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
-from .records import Records, with_record
+from .records import ASKERS, PEOPLE, Records, with_record
 from .sentences import intent
 from .words import stem, terms, words
 
@@ -157,11 +157,11 @@ class SearchIndex:
         self._parents = [_parent(s) for s in segments]
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
-        self._mine = [bool(s) and s[0].lower() in _ASKERS for s in paths]
+        self._mine = [bool(s) and s[0].lower() in ASKERS for s in paths]
         # What the API's paths name ("which Planner plans": a product's name, not a person's).
         self._things = frozenset(named)
         # The records a question about people or a numbered thing may be answered by (:mod:`.records`).
-        self._records = Records(self.entries)
+        self._records = Records(methods, paths)
 
     def search(self, request: str, *, toolset: str | None = None, limit: int = 10) -> list[Hit]:
         """The ``limit`` operations that best match ``request`` (within ``toolset``), best first."""
@@ -185,10 +185,11 @@ class SearchIndex:
         if toolset:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
         someone = names_someone(request, self._things)
+        asker = not someone and asks_of_self(request)
         if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
-        elif asks_of_self(request):  # "mark my passport task done": the asker's to-do task, not a plan's
+        elif asker:  # "mark my passport task done": the asker's to-do task, not a plan's
             mine, raised = self._mine, 1 + self.weights.asker
             scores = {n: v * raised if mine[n] else v for n, v in scores.items()}
         ranked = [
@@ -199,7 +200,7 @@ class SearchIndex:
         ranked = heapq.nsmallest(max(limit * 30, 300), ranked)
         spread = self._spread(ranked, limit, asked)
         if wanted == READ and not toolset:
-            spread = with_record(spread, self._records.asked(request, someone), limit)
+            spread = with_record(spread, self._records.asked(request, someone, asker), limit)
         return [Hit(self.entries[n], -s) for s, n in spread]
 
     def _spread(
@@ -230,16 +231,10 @@ class SearchIndex:
         return [hit.entry["tool"]["name"] for hit in hits]
 
 
-# Where a path starts at the asker: /me/... (Microsoft Graph, Spotify), /user/... (GitHub).
-_ASKERS = frozenset({"me", "user", "my", "myself"})
-# Where a path reaches one person's things: /users/{id}/..., /members/{idMember}/..., /Users/{userId}/...
-_PEOPLE = frozenset({"user", "users", "member", "members", "people", "person", "persons"})
-
-
 def _personal(segments: list[str]) -> bool:
     """Whether a path goes through one person (a users, members or people segment and its parameter)."""
     return any(
-        segment.lower() in _PEOPLE and PARAMETER.match(after) is not None
+        segment.lower() in PEOPLE and PARAMETER.match(after) is not None
         for segment, after in itertools.pairwise(segments)
     )
 

@@ -13,23 +13,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..contract import ToolEntry
-from .asks import asks_of_self
 from .documents import PARAMETER
 from .lexicon import EVERYDAY
 from .sentences import said_words
 from .words import VALUES, stem, words, wordset
 
-__all__ = ["Records", "with_record"]
+__all__ = ["ASKERS", "PEOPLE", "Records", "with_record"]
 
 # A record's place: the tenth (the last of a first page), or the last of fewer, from five on (a search
 # for one operation is not changed).
 _PLACE = 10
 _FROM = 5
-# A collection of people, whose item is one person's record: /users/{id}, /members/{id}, /people/{id}.
-_PEOPLE = frozenset({"users", "members", "people", "persons"})
-# The asker's own record: GET /me, Jira's /myself; GitHub's GET /user where neither is.
-_ASKERS = frozenset({"me", "myself"})
+# The path segments of people: /users/{id}/..., /members/{idMember}/..., /Users/{userId}/...; a
+# collection of them (the plural) holds one person's record as its item: /users/{id}, /people/{id}.
+PEOPLE = frozenset({"user", "users", "member", "members", "people", "person", "persons"})
+_COLLECTIONS = frozenset(word for word in PEOPLE if word.endswith("s") or word == "people")
+# Where a path starts at the asker: /me/... (Microsoft Graph, Spotify), Jira's /myself, GitHub's /user/...
+# The asker's own record is GET /me or /myself, else GitHub's GET /user.
+ASKERS = frozenset({"me", "myself", "my", "user"})
+_ASKERS_RECORDS = ASKERS - {"my"}
 # A question about people in general ("who works in marketing?", "which guests never redeemed their invite?"):
 # the list of them is where their fields are filtered.
 _ABOUT_PEOPLE = wordset("who everyone everybody anyone anybody people users employees staff guests colleagues")
@@ -42,21 +44,22 @@ _WHO_HOLDS = re.compile(r"^\s*who\s+(?:has|have|holds|owns)\b", re.IGNORECASE)
 class Records:
     """The operations that get one person's record, everyone's, the asker's, and one item of each collection."""
 
-    def __init__(self, entries: Sequence[ToolEntry]) -> None:
+    def __init__(self, methods: Sequence[str], paths: Sequence[Sequence[str]]) -> None:
+        """``methods`` (upper case) and ``paths`` (each path's segments): the operations', in order."""
         person: list[tuple[int, int]] = []  # (segments, operation): the shortest wins
         people: list[tuple[int, int]] = []
         askers: list[tuple[bool, int, int]] = []  # (a "user" path, segments, operation)
         items: dict[str, tuple[int, int]] = {}  # a collection's stem -> its item's GET
-        for number, entry in enumerate(entries):
-            segments = [s.lower() for s in entry["path"].split("/") if s]
-            if entry["method"].upper() != "GET" or not segments:
+        for number, (method, path) in enumerate(zip(methods, paths, strict=True)):
+            if method != "GET" or not path:
                 continue
-            if segments[-1] in _PEOPLE:
+            segments = [s.lower() for s in path]
+            if segments[-1] in _COLLECTIONS:
                 people.append((len(segments), number))
-            if segments[-1] in _ASKERS or segments[-1] == "user":
+            if segments[-1] in _ASKERS_RECORDS:
                 askers.append((segments[-1] == "user", len(segments), number))
             if len(segments) > 1 and PARAMETER.match(segments[-1]) and not PARAMETER.match(segments[-2]):
-                if segments[-2] in _PEOPLE:
+                if segments[-2] in _COLLECTIONS:
                     person.append((len(segments), number))
                 named = words(segments[-2])
                 kind = stem(named[-1]) if named else ""
@@ -67,8 +70,9 @@ class Records:
         self._asker = min(askers)[2] if askers else None
         self._items = {kind: number for kind, (_, number) in items.items()}
 
-    def asked(self, request: str, someone: bool) -> int | None:
-        """The record a question may be answered by (``someone``: the request names a person), if any."""
+    def asked(self, request: str, someone: bool, asker: bool) -> int | None:
+        """The record a question may be answered by (``someone``: it names a person; ``asker``: it speaks of
+        the asker), if any."""
         numbered = self._numbered(request)
         if numbered is not None:  # "who's assigned to issue 300?"
             return numbered
@@ -76,7 +80,7 @@ class Records:
             return self._person
         if not _ABOUT_PEOPLE.isdisjoint(said_words(request)):  # "who works in marketing?"
             return self._people
-        return self._asker if asks_of_self(request) else None  # "what language is my mailbox set to?"
+        return self._asker if asker else None  # "what language is my mailbox set to?"
 
     def _numbered(self, request: str) -> int | None:
         """The item record of a thing the request names by its number ("issue 300"; "PR 42": a pull's)."""
