@@ -38,6 +38,8 @@ INTENT_PHRASES = {
     "stop sharing": DELETE,
     "drop a note": CREATE,
     "file a": CREATE,
+    "open a": CREATE,  # "open a ticket", "open an issue": one made ("open the file" reads it)
+    "open an": CREATE,
     "file an": CREATE,
     "look up": READ,
     "copy out": READ,
@@ -74,7 +76,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
     (
         "create add make new post submit send register publish upload invite save store book text share reply record "
-        "log call dial",
+        "log call dial sell",
         CREATE,
     ),
     (
@@ -92,7 +94,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "sync refund pay charge void sign verify suspend resume pause stop start run trigger deploy rollback promote "
         "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
-        "generate split redeploy apply build ask ping roll confirm answer rsvp",
+        "generate split redeploy apply build ask ping roll confirm answer rsvp acknowledge ack",
         WRITE,
     ),
 )

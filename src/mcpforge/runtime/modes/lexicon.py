@@ -83,7 +83,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "duplicate": (("copy", "clone"), 0.6),
     "version history": (("version",), 0.9),  # a file's versions, not an audit log
     # The version of what is running: the service's own description ("what version of Orthanc is running?").
-    "what version": (("version", "system", "about", "info", "build"), 0.6),
+    "what version": (("version", "system", "about", "info", "build", "health"), 0.6),
     **dict.fromkeys(("color code", "colour code"), (("category", "color", "label", "tag"), 0.8)),  # "color-code it red"
     # the kinds of leave an employer keeps ("add a leave type for jury duty")
     **dict.fromkeys(("leave type", "leave types", "type of leave", "leave reason"), (("time", "off", "reason"), 0.8)),
@@ -103,9 +103,23 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # In a business system a product is an item of its inventory or catalog, and stock its quantity.
     "product": (("item", "inventory", "catalog", "product"), 0.5),
     "stock": (("inventory", "quantity", "available"), 0.5),
+    # A marketplace's words: what one sells is listed ("put my amp up for sale"), what one bought is an
+    # order, what a thing is worth its price, and what is still to ship awaits shipment.
+    "for sale": (("listing", "sell", "create"), 0.7),
+    "sell": (("listing", "sale"), 0.6),
+    "purchases": (("order", "buying", "bought"), 0.6),
+    "worth": (("price", "value", "valuation"), 0.6),
+    **dict.fromkeys(
+        ("need to ship", "to be shipped", "not shipped", "unshipped", "havent shipped"),
+        (("awaiting", "shipment", "unfulfilled", "pending"), 0.6),
+    ),
     # Hours logged are a time entry: a time card, a timesheet, a work log.
     "log hours": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
     "log time": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
+    **dict.fromkeys(
+        ("hours logged", "time logged", "hours were logged", "logged hours"),
+        (("time", "timecard", "timesheet", "worklog", "hours", "entry"), 0.7),
+    ),
     "said": (("message", "history", "conversation", "post"), 0.5),
     "say": (("message", "history", "conversation", "post", "said"), 0.5),
     "showcase": (("album", "collection", "playlist", "portfolio"), 0.6),

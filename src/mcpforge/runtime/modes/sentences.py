@@ -207,6 +207,16 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"\1 \2 meeting",
     ),
+    # time said by its amount is logged as time: "log 2 hours on ticket T-12", "log 30 minutes to the bug"
+    (
+        re.compile(
+            r"\b(log|record|track|bill)\s+(?:\d+(?:\.\d+)?|an?|half an)\s+(?:hours?|hrs?|minutes?|mins?)\b",
+            re.IGNORECASE,
+        ),
+        r"\1 hours",
+    ),
+    # a thing listed for sale is sold, not listed: "list my guitar for sale"
+    (re.compile(r"\blist\s+((?:[\w'-]+\s+){1,4}?)(?:up\s+)?for\s+sale\b", re.IGNORECASE), r"sell \1"),
     # someone shown as a state is their presence set: "show me as busy on Teams"
     (re.compile(r"^\s*show\s+me\s+as\b", re.IGNORECASE), "set my presence to"),
     # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"

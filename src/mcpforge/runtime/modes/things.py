@@ -188,7 +188,16 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "company wide": _USAGE,
     # a computer is a device an organisation manages
     "laptop": (("device", "computer"), 0.8),
-    "wireless": (("wifi",), 0.8),  # "the wireless network settings": Wi-Fi
+    "wireless": (("wifi", "wlan"), 0.8),  # "the wireless network settings": Wi-Fi
+    # a Wi-Fi network is a wireless LAN, named by its SSID ("add a guest wifi network")
+    **dict.fromkeys(("wifi", "wi fi"), (("wlan", "ssid", "wireless"), 0.6)),
+    **dict.fromkeys(("pre shared key", "pre shared keys"), (("psk", "passphrase"), 0.9)),  # a Wi-Fi PSK
+    # what a monitoring system raises: an alert is an alarm, and acknowledging one is its "ack"
+    **dict.fromkeys(("alert", "alerts"), (("alarm",), 0.6)),
+    **dict.fromkeys(("alarm", "alarms"), (("alert",), 0.6)),
+    **dict.fromkeys(("acknowledge", "acknowledged"), (("ack",), 0.8)),
+    # a building's floor plan is its map
+    **dict.fromkeys(("floor plan", "floor plans", "floorplan"), (("map", "floorplan", "floor"), 0.7)),
     # how much something was used: its usage, what was done with it ("how many people used Teams")
     "used": (("usage", "activity"), 0.5),
     "computer": (("device",), 0.6),

@@ -1,0 +1,84 @@
+"""Search mode: the words of trades' tools (service desks, marketplaces, monitoring, Wi-Fi networks)."""
+
+from __future__ import annotations
+
+from helpers import search_entry as entry
+from helpers import search_names
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.intents import CREATE
+from mcpforge.runtime.modes.sentences import intent
+from mcpforge.runtime.modes.words import stem
+
+
+def first(entries: list[ToolEntry], request: str) -> str:
+    return search_names(entries, request, limit=1)[0]
+
+
+SERVICE_DESK = [
+    entry("create_ticket", "POST", "/tickets", "Create a ticket"),
+    entry("query_tickets", "POST", "/tickets/query", "Query tickets"),
+    entry("create_time_entry", "POST", "/time-entries", "Create a time entry"),
+    entry("query_time_entries", "POST", "/time-entries/query", "Query time entries"),
+    entry("query_deleted_ticket_logs", "POST", "/deleted-ticket-logs/query", "Query deleted ticket logs"),
+    entry("update_work_type", "PUT", "/work-type-modifiers", "Update a work type modifier"),
+]
+
+
+def test_a_ticket_opened_is_made_and_what_follows_the_colon_is_its_text() -> None:
+    assert intent("open a ticket for Acme: printer not working") == CREATE
+    assert intent("open an issue about the flaky test") == CREATE
+    said = query_terms("open a ticket for Acme: printer not working")
+    assert stem("work") not in said and stem("printer") not in said  # the ticket's text, not the call
+    assert first(SERVICE_DESK, "open a ticket for Acme: printer not working") == "create_ticket"
+
+
+def test_hours_said_by_their_amount_are_logged_time() -> None:
+    assert first(SERVICE_DESK, "log 2 hours on ticket T2024") == "create_time_entry"
+    assert first(SERVICE_DESK, "log 30 minutes against the printer ticket") == "create_time_entry"
+    assert first(SERVICE_DESK, "how many hours were logged this month?") == "query_time_entries"
+
+
+MARKETPLACE = [
+    entry("create_listing", "POST", "/listings", "Create a listing"),
+    entry("search_listings", "GET", "/listings", "Search listings"),
+    entry("selling_orders", "GET", "/my/orders/selling/all", "Get all seller orders, newest first"),
+    entry("awaiting_shipment", "GET", "/my/orders/selling/awaiting_shipment", "Get seller orders awaiting shipment"),
+    entry("buying_orders", "GET", "/my/orders/buying/all", "Returns all orders, newest first"),
+    entry("price_guide", "GET", "/priceguide/{id}/transactions/summary", "Summary of transactions for a price guide"),
+    entry("conversations", "GET", "/my/conversations", "Get a list of your conversations"),
+]
+
+
+def test_a_marketplaces_words_for_selling_buying_and_shipping() -> None:
+    assert intent("list my guitar for sale") == CREATE  # put up for sale: not a list to read
+    assert query_terms("list my guitar for sale")[stem("sell")] == 1.0
+    assert first(MARKETPLACE, "what orders do I need to ship?") == "awaiting_shipment"
+    assert first(MARKETPLACE, "show my purchases") == "buying_orders"
+    assert first(MARKETPLACE, "what's a used Boss DS-1 worth?") == "price_guide"
+
+
+NETWORK = [
+    entry("create_wlan", "POST", "/sites/{site_id}/wlans", "Create a site WLAN"),
+    entry("create_network", "POST", "/orgs/{org_id}/networks", "Create an org network"),
+    entry("authorize_guest", "PUT", "/sites/{site_id}/guests/{guest_mac}", "Update a guest authorization"),
+    entry("create_psk", "POST", "/sites/{site_id}/psks", "Create a site PSK"),
+    entry("invite_admin", "POST", "/orgs/{org_id}/invites", "Invite an org admin"),
+    entry("ack_alarm", "POST", "/sites/{site_id}/alarms/{alarm_id}/ack", "Ack a site alarm"),
+    entry("search_alarms", "GET", "/sites/{site_id}/alarms/search", "Search site alarms"),
+    entry("create_map", "POST", "/sites/{site_id}/maps", "Create a site map"),
+    entry("upload_portal_image", "POST", "/sites/{site_id}/wlans/{wlan_id}/portal_image", "Upload a portal image"),
+    entry("put_alarm", "POST", "/alarms", "Creates or updates a metric alarm"),
+    entry("get_metric_data", "GET", "/instances/{name}/metrics", "Get an instance's metric data"),
+]
+
+
+def test_wifi_networks_their_keys_alarms_and_floor_plans() -> None:
+    # a Wi-Fi network is a WLAN: first where nothing else is said, beside the API's other networks where it is
+    assert first(NETWORK, "set up a wifi for visitors at the Boston site") == "create_wlan"
+    assert search_names(NETWORK, "add a wifi network for the warehouse", limit=2)[1] == "create_wlan"
+    assert first(NETWORK, "generate a pre-shared key for a contractor") == "create_psk"
+    assert first(NETWORK, "acknowledge the alarm") == "ack_alarm"
+    assert intent("acknowledge the alarm") != intent("show the alarms")
+    assert first(NETWORK, "upload a floor plan for the second floor") == "create_map"
+    assert first(NETWORK, "alert me when the CPU goes over 80%") == "put_alarm"
