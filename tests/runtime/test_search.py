@@ -124,7 +124,7 @@ def test_an_action_without_a_method_of_its_own_is_a_change_not_a_read() -> None:
     assert intent("why did the last deployment fail?") == intent("compare main with release-2.2") == {"GET"}
     # Asked as a question it reads; a noun made from the verb names a thing, not the action.
     assert intent("is PR 7 merged?") == intent("which PRs were merged last week") == {"GET"}
-    assert intent("open the attachment of the invoice email") == frozenset()
+    assert intent("open the attachment of the invoice email") == {"GET"}  # read: not attached
     index = index_of(
         [
             entry("check_starred", "GET", "/user/starred/{owner}/{repo}", "Check if a repository is starred by you"),

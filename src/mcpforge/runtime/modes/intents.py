@@ -38,8 +38,9 @@ INTENT_PHRASES = {
     "stop sharing": DELETE,
     "drop a note": CREATE,
     "file a": CREATE,
-    "open a": CREATE,  # "open a ticket", "open an issue": one made ("open the file" reads it)
+    "open a": CREATE,  # "open a ticket", "open an issue": one made; "open the site" reads one
     "open an": CREATE,
+    **dict.fromkeys(("open the", "open my", "open our", "open this", "open that"), READ),
     "file an": CREATE,
     "look up": READ,
     "copy out": READ,
@@ -73,10 +74,10 @@ INTENT_PHRASES = {
     "make it": UPDATE,
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe", DELETE),
+    ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe unsend", DELETE),
     (
         "create add make new post submit send register publish upload invite save store book text share reply record "
-        "log call dial sell",
+        "log call dial sell prepare compose draft",
         CREATE,
     ),
     (
@@ -85,7 +86,8 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         UPDATE,
     ),
     (
-        "list show get find search see view read fetch download which who what how why look any anything compare count",
+        "list show get find search see view read fetch download which who what how why look any anything compare count "
+        "grab",
         READ,
     ),
     (

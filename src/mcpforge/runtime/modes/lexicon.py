@@ -279,6 +279,25 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
         ("last open", "last opened", "last viewed", "last edited", "last worked on", "opened recently", "worked on"),
         (("recent", "used", "viewed"), 0.8),
     ),
+    # what the asker had open: "the files I viewed this week", "documents I've been looking at"
+    **dict.fromkeys(
+        ("i viewed", "i looked at", "ive viewed", "ive been looking at"),
+        (("recent", "used", "viewed"), 0.7),
+    ),
+    # the page people sign in on shows the organisation's branding ("the privacy link on our login screen")
+    **dict.fromkeys(
+        ("login screen", "login page", "sign in page", "sign in screen"), (("branding", "sign", "login"), 0.7)
+    ),
+    "legal hold": (("hold", "ediscovery", "custodian", "case", "litigation"), 0.8),
+    # how to get into a meeting: its join link ("grab me the join link for the all-hands")
+    **dict.fromkeys(("join link", "join url"), (("join", "link", "url", "online", "invitation"), 0.7)),
+    # a draft is a message made and not sent ("prepare an email and leave it in drafts")
+    **dict.fromkeys(("in drafts", "as a draft", "a draft"), (("draft", "create", "message"), 0.7)),
+    "unsend": (("delete", "recall", "retract"), 0.8),
+    # shifts traded between colleagues are swapped
+    **dict.fromkeys(("trade", "trade shifts", "swap shifts"), (("swap", "exchange"), 0.6)),
+    # a kanban board's columns are its buckets, sections or stages ("move the card to the Done column")
+    **dict.fromkeys(("board column", "board columns"), (("bucket", "section", "stage", "status"), 0.7)),
     "log in": (("login", "authenticated", "session", "sign"), 0.7),
     "logged in": (("authenticated", "login", "session", "current"), 0.8),
     "sign in": (("login", "authenticated", "session", "sign"), 0.7),

@@ -215,6 +215,26 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"\1 hours",
     ),
+    # a message dropped or shot to someone is sent: "drop Priya a quick message in Teams"
+    (
+        re.compile(
+            r"\b(?:drop|shoot)\s+(\w+)\s+an?\s+(?:quick\s+|short\s+)?(message|note|line|text|email|mail|dm)\b",
+            re.IGNORECASE,
+        ),
+        r"send \1 a \2",
+    ),
+    # a message sent to someone by name, not to a channel or by email, is a chat: "send Ana a message in Teams"
+    (
+        re.compile(
+            r"^(?![^.?!]*\b(?:channel|email|e-mail|mail|inbox|sms|text)\b)(.*?\bsend\s+[A-Z]\w+\s+an?\s+(?:quick\s+|short\s+)?)"
+            r"(message)\b"
+        ),
+        r"\1chat \2",
+    ),
+    # a column a card moves to is a board's ("move the redesign task to the Done column"), as the columns
+    # of a board or a plan are ("what columns does our Planner board have")
+    (re.compile(r"\b(to|into)\s+the\s+([\w-]+)\s+column\b", re.IGNORECASE), r"\1 the \2 board column"),
+    (re.compile(r"\bcolumns\b(?=[^.?!]*\b(?:planner|board|kanban)\b)", re.IGNORECASE), "board columns"),
     # a thing listed for sale is sold, not listed: "list my guitar for sale"
     (re.compile(r"\blist\s+((?:[\w'-]+\s+){1,4}?)(?:up\s+)?for\s+sale\b", re.IGNORECASE), r"sell \1"),
     # someone shown as a state is their presence set: "show me as busy on Teams"

@@ -244,6 +244,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "software": (("app", "application"), 0.6),
     # whether someone is free: "is Jonas available on Teams"
     "available": (("presence", "availability", "free", "busy"), 0.5),
+    # whether someone can talk now: their presence ("is Jonas free to chat right now?")
+    **dict.fromkeys(
+        ("free to chat", "free to talk", "free right now", "free now", "free at the moment"),
+        (("presence", "availability"), 0.8),
+    ),
     # news for others is a post, not a change: "share an update in the general channel"
     "an update": (("post", "message", "status"), 0.6),
     # time away asked for: "approve Ana's leave request"

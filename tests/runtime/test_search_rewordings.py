@@ -1,0 +1,85 @@
+"""Search mode: a request said again in other words finds what the first wording found."""
+
+from __future__ import annotations
+
+from helpers import search_entry as entry
+from helpers import search_names
+from mcpforge.runtime.contract import ToolEntry
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.intents import CREATE, DELETE, READ
+from mcpforge.runtime.modes.sentences import intent, meant
+from mcpforge.runtime.modes.words import stem
+
+
+def first(entries: list[ToolEntry], request: str) -> str:
+    return search_names(entries, request, limit=1)[0]
+
+
+TEAMS = [
+    entry("send_chat_message", "POST", "/chats/{chat-id}/messages", "Send chatMessage in a chat"),
+    entry("send_channel_message", "POST", "/teams/{team-id}/channels/{channel-id}/messages", "Send channel message"),
+    entry("delete_channel_message", "DELETE", "/teams/{team-id}/channels/{channel-id}/messages/{id}", "Delete"),
+    entry("get_presence", "GET", "/users/{user-id}/presence", "Get presence"),
+    entry("list_chat_messages", "GET", "/chats/{chat-id}/messages", "List messages in a chat"),
+    entry("list_swap_requests", "GET", "/teams/{team-id}/schedule/swapShiftsChangeRequests", "List swap requests"),
+    entry("list_offer_requests", "GET", "/teams/{team-id}/schedule/offerShiftRequests", "List offer requests"),
+]
+
+
+def test_a_message_dropped_to_someone_is_a_chat_sent_to_them() -> None:
+    assert meant("drop Priya a quick message in Teams") == "send Priya a chat message in Teams"
+    assert intent("drop Priya a quick message in Teams") == CREATE  # not a removal
+    assert first(TEAMS, "drop Priya a quick message in Teams") == "send_chat_message"
+    assert first(TEAMS, "send Ana a message in the general channel") == "send_channel_message"
+    assert "chat" not in meant("send Ben a message by email")
+
+
+def test_whether_someone_is_free_now_and_shifts_traded() -> None:
+    assert first(TEAMS, "is Jonas free to chat right now?") == "get_presence"
+    assert first(TEAMS, "any requests to trade shifts waiting on me?") == "list_swap_requests"
+    assert intent("unsend the message I posted by mistake") == DELETE
+
+
+BOARD = [
+    entry("update_task", "PATCH", "/planner/tasks/{plannerTask-id}", "Update plannerTask"),
+    entry("list_buckets", "GET", "/planner/plans/{plannerPlan-id}/buckets", "List buckets"),
+    entry("list_columns", "GET", "/sites/{site-id}/lists/{list-id}/columns", "List columnDefinitions in a list"),
+    entry("update_column", "PATCH", "/sites/{site-id}/columns/{column-id}", "Update columnDefinition"),
+]
+
+
+def test_a_boards_columns_are_its_buckets() -> None:
+    assert first(BOARD, "what columns does our Planner board have?") == "list_buckets"
+    assert first(BOARD, "move the website redesign task to the Done column") == "update_task"
+    assert first(BOARD, "which columns does the Inventory list on the site have?") == "list_columns"
+
+
+FILES = [
+    entry("recent_files", "GET", "/drives/{drive-id}/microsoft.graph.recent()", "Invoke function recent"),
+    entry("list_files", "GET", "/agreements/{agreement-id}/files", "List agreement files"),
+    entry("get_site", "GET", "/sites/{site-id}", "Get a site resource"),
+    entry("create_list", "POST", "/sites/{site-id}/lists", "Create a new list"),
+    entry("update_branding", "PATCH", "/organization/{id}/branding", "Update organizationalBranding"),
+    entry("update_privacy", "PATCH", "/privacy", "Update privacy"),
+    entry(
+        "apply_hold",
+        "POST",
+        "/security/cases/ediscoveryCases/{id}/custodians/{cid}/microsoft.graph.security.applyHold",
+        "Invoke action applyHold",
+    ),
+    entry("create_message", "POST", "/me/messages", "Create a draft message"),
+    entry("send_mail", "POST", "/me/sendMail", "Send mail"),
+]
+
+
+def test_what_the_asker_viewed_a_login_screen_a_legal_hold_and_a_draft() -> None:
+    assert first(FILES, "pull up the files I viewed in the last few days") == "recent_files"
+    # the login screen is the branding's, beside the privacy settings the words also name
+    assert "update_branding" in search_names(FILES, "update the privacy policy URL shown on our login screen", limit=2)
+    held = query_terms("put a legal hold on the outgoing CFO's email")
+    assert held[stem("ediscovery")] >= 0.7 and held[stem("custodian")] >= 0.7  # the eDiscovery case's hold
+    assert first(FILES, "prepare an email to the team and leave it in drafts") == "create_message"
+    assert intent("open the SharePoint site for HR") == READ and intent("open a new list") == CREATE
+    assert intent("grab me the join link for tomorrow's all-hands") == READ
+    said = query_terms("grab me the join link for tomorrow's all-hands")
+    assert said[stem("link")] > 0.5 and said[stem("url")] > 0.5
