@@ -83,3 +83,37 @@ def test_what_the_asker_viewed_a_login_screen_a_legal_hold_and_a_draft() -> None
     assert intent("grab me the join link for tomorrow's all-hands") == READ
     said = query_terms("grab me the join link for tomorrow's all-hands")
     assert said[stem("link")] > 0.5 and said[stem("url")] > 0.5
+
+
+ADMIN = [
+    entry("update_user", "PATCH", "/users/{user-id}", "Update user"),
+    entry("update_audit_logs", "PATCH", "/auditLogs", "Update auditLogRoot"),
+    entry("list_owned_devices", "GET", "/users/{user-id}/ownedDevices", "List ownedDevices"),
+    entry("get_user", "GET", "/users/{user-id}", "Get user"),
+    entry("list_history_items", "GET", "/users/{user-id}/activities/{id}/historyItems", "List historyItems"),
+    entry("create_event", "POST", "/me/events", "Create event"),
+    entry("create_booking", "POST", "/solutions/bookingBusinesses/{id}/appointments", "Create bookingAppointment"),
+    entry("cancel_event", "POST", "/me/events/{event-id}/microsoft.graph.cancel", "Invoke action cancel"),
+    entry("list_people", "GET", "/me/people", "List people"),
+    entry("list_channel_members", "GET", "/teams/{team-id}/channels/{channel-id}/members", "List members of a channel"),
+]
+
+
+def test_someone_stopped_from_logging_in_a_room_booked_and_a_standup_scrapped() -> None:
+    assert meant("Erin's gone, stop her from logging in").endswith("block her from logging in")
+    said = query_terms("Erin's gone, stop her from logging in")
+    assert said[stem("sign")] >= 0.7 and said[stem("login")] >= 0.7  # logging in is signing in
+    assert first(ADMIN, "book the large conference room for Tuesday at 10") == "create_event"
+    assert first(ADMIN, "scrap tomorrow's standup and let the invitees know") == "cancel_event"
+    assert first(ADMIN, "list the people in the Sales channel") == "list_channel_members"
+    assert query_terms("when was Tom last active?")[stem("signin")] >= 0.7  # the sign-in activity on the user
+
+
+def test_a_reminder_before_an_event_a_repository_made_read_only_and_a_commits_hash() -> None:
+    assert meant("remind me half an hour before the client call").startswith("set a reminder")
+    assert query_terms("remind me half an hour before the client call")[stem("half")] < 0.5  # an amount
+    assert meant("remind me to call the dentist") == "remind me to call the dentist"  # a to-do, as said
+    assert intent("make old-project read-only, it's abandoned") == intent("update old-project")
+    assert query_terms("make old-project read-only, it's abandoned")[stem("archive")] >= 0.5
+    assert query_terms("which pull requests include abc123?")[stem("commit")] >= 0.5
+    assert stem("commit") not in query_terms("set the page size to 100")

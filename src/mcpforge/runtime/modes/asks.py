@@ -61,6 +61,8 @@ _KINDS = (
     ("ip", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}"), 1.0),
     ("domain", re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE), 0.5),
     ("issue", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
+    # a commit's hash: hexadecimal, letters and digits both ("which pull requests include abc123?")
+    ("commit", re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,40}"), 0.5),
     ("repository", re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),
     ("range", re.compile(r"[A-Z]{1,3}\d{1,7}:[A-Z]{1,3}\d{1,7}", re.IGNORECASE), 0.8),
 )

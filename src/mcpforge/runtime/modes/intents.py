@@ -38,6 +38,7 @@ INTENT_PHRASES = {
     "stop sharing": DELETE,
     "drop a note": CREATE,
     "file a": CREATE,
+    "sign up": CREATE,
     "open a": CREATE,  # "open a ticket", "open an issue": one made; "open the site" reads one
     "open an": CREATE,
     **dict.fromkeys(("open the", "open my", "open our", "open this", "open that"), READ),
@@ -74,7 +75,10 @@ INTENT_PHRASES = {
     "make it": UPDATE,
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe unsend", DELETE),
+    (
+        "delete remove trash drop erase wipe discard destroy purge unblock unstar unfollow unsubscribe unsend scrap",
+        DELETE,
+    ),
     (
         "create add make new post submit send register publish upload invite save store book text share reply record "
         "log call dial sell prepare compose draft",

@@ -103,16 +103,6 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # In a business system a product is an item of its inventory or catalog, and stock its quantity.
     "product": (("item", "inventory", "catalog", "product"), 0.5),
     "stock": (("inventory", "quantity", "available"), 0.5),
-    # A marketplace's words: what one sells is listed ("put my amp up for sale"), what one bought is an
-    # order, what a thing is worth its price, and what is still to ship awaits shipment.
-    "for sale": (("listing", "sell", "create"), 0.7),
-    "sell": (("listing", "sale"), 0.6),
-    "purchases": (("order", "buying", "bought"), 0.6),
-    "worth": (("price", "value", "valuation"), 0.6),
-    **dict.fromkeys(
-        ("need to ship", "to be shipped", "not shipped", "unshipped", "havent shipped"),
-        (("awaiting", "shipment", "unfulfilled", "pending"), 0.6),
-    ),
     # Hours logged are a time entry: a time card, a timesheet, a work log.
     "log hours": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
     "log time": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
@@ -294,13 +284,25 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # a draft is a message made and not sent ("prepare an email and leave it in drafts")
     **dict.fromkeys(("in drafts", "as a draft", "a draft"), (("draft", "create", "message"), 0.7)),
     "unsend": (("delete", "recall", "retract"), 0.8),
+    "scrap": (("cancel", "delete"), 0.8),
+    "read only": (("archive", "archived", "readonly", "lock"), 0.5),  # a repository made read-only is archived
+    # a project left alone is archived ("make old-project read-only, it's abandoned")
+    **dict.fromkeys(("abandoned", "unmaintained", "no longer maintained"), (("archive", "archived"), 0.7)),
+    # when someone was last around: their sign-in activity ("when was Tom last active?")
+    **dict.fromkeys(("last active", "last seen", "last online"), (("sign", "signin", "login", "activity"), 0.7)),
+    # joining what has a roster: "sign Mia up for chemistry", "sign up for the newsletter"
+    "sign up": (("enroll", "register", "subscribe", "member", "signup"), 0.7),
     # shifts traded between colleagues are swapped
     **dict.fromkeys(("trade", "trade shifts", "swap shifts"), (("swap", "exchange"), 0.6)),
     # a kanban board's columns are its buckets, sections or stages ("move the card to the Done column")
-    **dict.fromkeys(("board column", "board columns"), (("bucket", "section", "stage", "status"), 0.7)),
-    "log in": (("login", "authenticated", "session", "sign"), 0.7),
+    **dict.fromkeys(
+        ("board column", "board columns", "lane", "lanes", "swimlane", "swimlanes"),
+        (("bucket", "section", "stage", "status"), 0.7),
+    ),
+    # "stop her from logging in", "block him from signing in": the sign-in itself
+    **dict.fromkeys(("log in", "logging in"), (("login", "authenticated", "session", "sign"), 0.7)),
     "logged in": (("authenticated", "login", "session", "current"), 0.8),
-    "sign in": (("login", "authenticated", "session", "sign"), 0.7),
+    **dict.fromkeys(("sign in", "signing in"), (("login", "authenticated", "session", "sign"), 0.7)),
     "signed in": (("authenticated", "login", "session", "current", "sign"), 0.8),
     "log out": (("logout", "token", "session", "revoke", "sign"), 0.8),
     "sign out": (("logout", "token", "session", "revoke", "sign"), 0.8),

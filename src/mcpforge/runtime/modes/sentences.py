@@ -235,6 +235,25 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     # of a board or a plan are ("what columns does our Planner board have")
     (re.compile(r"\b(to|into)\s+the\s+([\w-]+)\s+column\b", re.IGNORECASE), r"\1 the \2 board column"),
     (re.compile(r"\bcolumns\b(?=[^.?!]*\b(?:planner|board|kanban)\b)", re.IGNORECASE), "board columns"),
+    # a thing made read-only is changed, not made: "make old-project read-only"
+    (re.compile(r"\bmake\s+(\S+)\s+read[- ]only\b", re.IGNORECASE), r"set \1 read-only"),
+    # someone stopped from doing something is blocked: "stop her from logging in"
+    (re.compile(r"\bstop\s+(her|him|them|[A-Z]\w+)\s+from\b"), r"block \1 from"),
+    # a reminder before an event is the event's: "remind me half an hour before the client call"
+    (
+        re.compile(r"\bremind\s+me\s+((?:[\w-]+\s+){0,4}?)before\s+(the|my|our|tomorrow's|today's)\b", re.IGNORECASE),
+        r"set a reminder \1before \2",
+    ),
+    # a room booked is reserved for a meeting, not a booking business's: "book the large conference room"
+    (re.compile(r"\bbook\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space))\b", re.IGNORECASE), r"reserve \1"),
+    # the people of a channel, a group or a team are its members: "list the people in the Sales channel"
+    (
+        re.compile(
+            r"\bpeople\s+(?:in|on)\s+((?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?(?:channel|group|team|chat|meeting|call))\b",
+            re.IGNORECASE,
+        ),
+        r"members of \1",
+    ),
     # a thing listed for sale is sold, not listed: "list my guitar for sale"
     (re.compile(r"\blist\s+((?:[\w'-]+\s+){1,4}?)(?:up\s+)?for\s+sale\b", re.IGNORECASE), r"sell \1"),
     # someone shown as a state is their presence set: "show me as busy on Teams"

@@ -223,6 +223,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         (("configuration", "device", "profile"), 0.8),
     ),
     "classroom": (("class",), 0.8),
+    # a conference room is a meeting room: booked for a meeting, or a place ("the Building 2 conference room")
+    **dict.fromkeys(("conference room", "conference rooms"), (("room", "meeting", "event", "calendar", "place"), 0.8)),
     # what someone agrees to before using a service
     **dict.fromkeys(("terms of use", "terms of service", "terms and conditions"), (("agreement", "term"), 0.8)),
     # when someone works is their shifts: "when is Leo scheduled to work", "the rota for next week"
@@ -258,4 +260,14 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # what runs a CI system's jobs: "the self-hosted build machines of our repository"
     **dict.fromkeys(("build machine", "build machines", "build agent", "build agents"), (("runner", "agent"), 0.8)),
     "litigation": (("hold", "legal", "ediscovery", "case"), 0.7),  # a mailbox kept for it is on hold
+    # A marketplace's words: what one sells is listed ("put my amp up for sale"), what one bought is an
+    # order, what a thing is worth its price, and what is still to ship awaits shipment.
+    "for sale": (("listing", "sell", "create"), 0.7),
+    "sell": (("listing", "sale"), 0.6),
+    "purchases": (("order", "buying", "bought"), 0.6),
+    "worth": (("price", "value", "valuation"), 0.6),
+    **dict.fromkeys(
+        ("need to ship", "to be shipped", "not shipped", "unshipped", "havent shipped"),
+        (("awaiting", "shipment", "unfulfilled", "pending"), 0.6),
+    ),
 }
