@@ -117,3 +117,12 @@ def test_a_reminder_before_an_event_a_repository_made_read_only_and_a_commits_ha
     assert query_terms("make old-project read-only, it's abandoned")[stem("archive")] >= 0.5
     assert query_terms("which pull requests include abc123?")[stem("commit")] >= 0.5
     assert stem("commit") not in query_terms("set the page size to 100")
+
+
+def test_admin_rights_the_people_someone_manages_a_name_changed_and_terms_agreed_to() -> None:
+    assert meant("who has global administrator rights?") == "who are the members of the global administrator role?"
+    assert meant("who has admin access to acme/payments?") == "who has admin access to acme/payments?"  # the repo's
+    assert meant("which people does Priya manage?") == "who are the direct reports of Priya?"
+    assert meant("change the name of the Q4 folder to Q4 archive") == "rename the Q4 folder to Q4 archive"
+    assert intent("I booked the flights, check that off my to-do list") == intent("update the task")
+    assert query_terms("which users agreed to the updated terms?")[stem("acceptance")] >= 0.7

@@ -23,6 +23,7 @@ INTENT_PHRASES = {
     "take off": DELETE,
     "kick out": DELETE,
     "tick off": UPDATE,
+    "check off": UPDATE,
     "clean up": DELETE,
     "turn off": WRITE,  # a setting changed, or what was set up removed ("turn off the channel's email address")
     "turn on": UPDATE,

@@ -278,9 +278,6 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(
         ("login screen", "login page", "sign in page", "sign in screen"), (("branding", "sign", "login"), 0.7)
     ),
-    "legal hold": (("hold", "ediscovery", "custodian", "case", "litigation"), 0.8),
-    # how to get into a meeting: its join link ("grab me the join link for the all-hands")
-    **dict.fromkeys(("join link", "join url"), (("join", "link", "url", "online", "invitation"), 0.7)),
     # a draft is a message made and not sent ("prepare an email and leave it in drafts")
     **dict.fromkeys(("in drafts", "as a draft", "a draft"), (("draft", "create", "message"), 0.7)),
     "unsend": (("delete", "recall", "retract"), 0.8),
@@ -294,11 +291,6 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "sign up": (("enroll", "register", "subscribe", "member", "signup"), 0.7),
     # shifts traded between colleagues are swapped
     **dict.fromkeys(("trade", "trade shifts", "swap shifts"), (("swap", "exchange"), 0.6)),
-    # a kanban board's columns are its buckets, sections or stages ("move the card to the Done column")
-    **dict.fromkeys(
-        ("board column", "board columns", "lane", "lanes", "swimlane", "swimlanes"),
-        (("bucket", "section", "stage", "status"), 0.7),
-    ),
     # "stop her from logging in", "block him from signing in": the sign-in itself
     **dict.fromkeys(("log in", "logging in"), (("login", "authenticated", "session", "sign"), 0.7)),
     "logged in": (("authenticated", "login", "session", "current"), 0.8),
@@ -376,7 +368,16 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "vat": (("tax",), 0.9),
     # A mailbox's answer while its owner is away: "turn on my out of office", "set up automatic replies".
     **dict.fromkeys(
-        ("out of office", "automatic replies", "automatic reply", "auto reply", "auto replies", "away message"),
+        (
+            "out of office",
+            "out of office message",
+            "out of office reply",
+            "automatic replies",
+            "automatic reply",
+            "auto reply",
+            "auto replies",
+            "away message",
+        ),
         (("automatic", "reply", "vacation", "mailbox", "setting"), 0.7),
     ),
     "link": (("url", "link", "invitation"), 0.5),
@@ -453,7 +454,9 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "do not disturb": (("presence", "availability", "status"), 0.8),
     "reschedule": (("update", "event", "time"), 0.7),
     "api key": (("key", "token", "secret", "credential"), 0.7),
-    "tick off": (("complete", "status", "update"), 0.7),
+    **dict.fromkeys(("tick off", "check off"), (("complete", "status", "update"), 0.7)),
+    # who agreed to terms: their acceptances ("which users agreed to the updated terms?")
+    **dict.fromkeys(("agreed to", "agree to", "agrees to"), (("acceptance", "accept", "agreement"), 0.7)),
     "who changed": (("change", "audit", "log", "history", "activity"), 0.8),
     "who deleted": (("delete", "audit", "log", "history", "activity"), 0.8),
     "who removed": (("remove", "audit", "log", "history", "activity"), 0.8),

@@ -270,6 +270,24 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         re.compile(r"\bwho\s+are\s+(?:our|the)\s+((?:[\w-]+\s+){1,2})admins\b", re.IGNORECASE),
         r"who are the members of the \1administrator role",
     ),
+    # "who has global administrator rights?": the same role's members
+    (
+        re.compile(
+            r"\bwho\s+(?:has|have|holds?)\s+((?:[\w-]+\s+){0,2})(?:admin|administrator)\s+"
+            r"(?:rights|privileges|access|permissions)\b(?!\s+(?:to|on|in|for)\b)",  # not "admin access to the repo"
+            re.IGNORECASE,
+        ),
+        r"who are the members of the \1administrator role",
+    ),
+    # "which people does Priya manage?": her direct reports
+    (
+        re.compile(
+            r"\b(?:which|what)\s+(?:people|employees|staff|users)\s+(?:does|do)\s+([Ii]|[Ww]e|[A-Z][a-z]+)\s+manage\b"
+        ),
+        lambda m: f"who are the direct reports of {'me' if m[1].lower() in ('i', 'we') else m[1]}",
+    ),
+    # a name changed is a thing renamed: "change the name of the Q4 folder to Q4 archive"
+    (re.compile(r"\b(?:change|update|edit)\s+the\s+name\s+of\s+", re.IGNORECASE), "rename "),
 )
 
 

@@ -270,4 +270,12 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         ("need to ship", "to be shipped", "not shipped", "unshipped", "havent shipped"),
         (("awaiting", "shipment", "unfulfilled", "pending"), 0.6),
     ),
+    "legal hold": (("hold", "ediscovery", "custodian", "case", "litigation"), 0.8),
+    # how to get into a meeting: its join link ("grab me the join link for the all-hands")
+    **dict.fromkeys(("join link", "join url"), (("join", "link", "url", "online", "invitation"), 0.7)),
+    # a kanban board's columns are its buckets, sections or stages ("move the card to the Done column")
+    **dict.fromkeys(
+        ("board column", "board columns", "lane", "lanes", "swimlane", "swimlanes"),
+        (("bucket", "section", "stage", "status"), 0.7),
+    ),
 }
