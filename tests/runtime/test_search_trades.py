@@ -82,3 +82,17 @@ def test_wifi_networks_their_keys_alarms_and_floor_plans() -> None:
     assert intent("acknowledge the alarm") != intent("show the alarms")
     assert first(NETWORK, "upload a floor plan for the second floor") == "create_map"
     assert first(NETWORK, "alert me when the CPU goes over 80%") == "put_alarm"
+
+
+def test_in_bulk_a_new_version_and_what_was_disapproved() -> None:
+    shop = [
+        entry("insert_product", "POST", "/{merchantId}/products", "Uploads a product to your Merchant Center account"),
+        entry("batch_products", "POST", "/products/batch", "Inserts or deletes multiple products in a single request"),
+        entry("list_products", "GET", "/{merchantId}/products", "Lists the products in your account"),
+        entry("list_statuses", "GET", "/{merchantId}/productstatuses", "Lists the statuses of the products"),
+        entry("create_app", "POST", "/Applications/$/Create", "Creates a Service Fabric application"),
+        entry("upgrade_app", "POST", "/Applications/{applicationId}/$/Upgrade", "Starts upgrading an application"),
+    ]
+    assert first(shop, "upload products in bulk") == "batch_products"
+    assert first(shop, "deploy a new version of the app") == "upgrade_app"
+    assert first(shop, "which products were disapproved?") == "list_statuses"

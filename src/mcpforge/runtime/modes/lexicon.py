@@ -37,7 +37,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "file an": (("create", "issue", "report"), 0.6),
     # Filing what one has away puts it somewhere: "file this email in the Archive folder".
     **dict.fromkeys(("file this", "file that", "file it", "file these", "file them"), (("move",), 0.8)),
-    "in one go": (("bulk", "batch"), 0.9),
+    **dict.fromkeys(("in one go", "in bulk"), (("bulk", "batch", "multiple"), 0.9)),
     "at once": (("bulk", "batch"), 0.7),
     "bump": (("update", "increase"), 0.6),
     "text": (("message", "sms", "send"), 0.6),

@@ -260,6 +260,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # what runs a CI system's jobs: "the self-hosted build machines of our repository"
     **dict.fromkeys(("build machine", "build machines", "build agent", "build agents"), (("runner", "agent"), 0.8)),
     "litigation": (("hold", "legal", "ediscovery", "case"), 0.7),  # a mailbox kept for it is on hold
+    # a new version of what runs is an upgrade of it ("deploy a new version of the app")
+    **dict.fromkeys(("new version", "newer version", "latest version"), (("upgrade", "update", "release"), 0.6)),
+    # a product or an ad turned down is in its status ("which products were disapproved?")
+    **dict.fromkeys(("disapproved", "rejected"), (("status", "issue", "disapproval"), 0.5)),
     # A marketplace's words: what one sells is listed ("put my amp up for sale"), what one bought is an
     # order, what a thing is worth its price, and what is still to ship awaits shipment.
     "for sale": (("listing", "sell", "create"), 0.7),
