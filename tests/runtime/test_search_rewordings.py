@@ -126,3 +126,22 @@ def test_admin_rights_the_people_someone_manages_a_name_changed_and_terms_agreed
     assert meant("change the name of the Q4 folder to Q4 archive") == "rename the Q4 folder to Q4 archive"
     assert intent("I booked the flights, check that off my to-do list") == intent("update the task")
     assert query_terms("which users agreed to the updated terms?")[stem("acceptance")] >= 0.7
+
+
+def test_a_calendar_asked_of_a_group_run_a_room_grabbed_and_a_name_called_instead() -> None:
+    assert meant("what do I have scheduled through Friday?") == "what is on my calendar through Friday?"
+    assert meant("who runs the Finance group?") == "who are the owners of the Finance group?"
+    assert meant("grab the big conference room for Thursday at 2").startswith("reserve the big conference room")
+    assert meant("grab me the join link") == "grab me the join link"  # a link is got, not reserved
+    assert meant("call my Misc mail folder Receipts instead") == "rename my Misc mail folder to Receipts"
+    assert meant("call the customer back") == "call the customer back"
+
+
+def test_a_request_said_first_questions_about_someone_and_what_was_removed() -> None:
+    assert intent("request time off for Monday in Shifts") == CREATE
+    assert intent("can Tom still sign in, or is his account disabled?") == READ
+    assert intent("can we turn off the issue tracker?") != READ  # asked politely: still a change
+    said = query_terms("which app registrations were removed lately?")
+    assert said[stem("deleted")] >= 0.6 and said[stem("lately")] < 0.5
+    assert query_terms("extend the Marketing group's expiration")[stem("renew")] >= 0.6
+    assert query_terms("who's able to see the Q3 report?")[stem("permission")] >= 0.7

@@ -50,6 +50,9 @@ _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|
 # and one letter with a number: a cell (A1, C10), a plan (E5), a version (v2).
 _VALUE_TOKEN = re.compile(r"\S*\w[/_@.:]\w\S*|[a-z]+[A-Z]\w*|(?=\S*-)(?=\S*\d)\S+|[A-Za-z]\d{1,3}")
 VALUE_WEIGHT = 0.15
+# What was done to things that describes them as gone: the deleted things an API keeps a while.
+_GONE = wordset("removed deleted trashed erased")
+_GONE_WEIGHT = 0.6
 # What a state's adjective names: a "compliant" device's compliance, an "important" email's importance.
 _STATE_NOUN = 0.7
 # A value whose form says what it is: (the word for it, its form, its weight), first match wins.
@@ -128,14 +131,16 @@ def query_terms(text: str) -> dict[str, float]:
             if said[index] not in STOPWORDS:
                 aside = _SCOPE if index in scope else _PURPOSE if index in purpose else _DESCRIBING
                 weights.setdefault(stem(said[index]), aside)
+                if said[index] in _GONE:  # "which apps were removed lately": the deleted ones
+                    weights.setdefault(stem("deleted"), _GONE_WEIGHT)
             index += 1
             continue
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
             phrase = " ".join(said[index : index + size])
             if phrase in EVERYDAY:
                 synonyms, weight = EVERYDAY[phrase]
-                if size == 1 and phrase not in STOPWORDS:
-                    weights.setdefault(stem(phrase), 1.0)
+                if size == 1 and phrase not in STOPWORDS:  # said outright; a word of time counts little
+                    weights.setdefault(stem(phrase), VALUE_WEIGHT if phrase in VALUES else 1.0)
                 for term in synonyms:
                     weights.setdefault(stem(term), weight)
                 index += size

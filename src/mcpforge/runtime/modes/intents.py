@@ -111,4 +111,4 @@ SENT = frozenset({"email", "mail", "text", "message", "dm"})
 
 # Words that are the action only when said first ("like the drone video"; "I'd like to see" asks nothing
 # of likes), and the methods they ask for.
-FIRST_VERBS = {"like": CREATE, "unlike": DELETE, "empty": DELETE}
+FIRST_VERBS = {"like": CREATE, "unlike": DELETE, "empty": DELETE, "request": CREATE}

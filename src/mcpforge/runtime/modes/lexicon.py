@@ -282,6 +282,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("in drafts", "as a draft", "a draft"), (("draft", "create", "message"), 0.7)),
     "unsend": (("delete", "recall", "retract"), 0.8),
     "scrap": (("cancel", "delete"), 0.8),
+    "extend": (("renew", "extension"), 0.7),  # "extend the group's expiration": renewed
+    "disabled": (("enabled", "status"), 0.5),  # "is his account disabled?": whether it is enabled
     "read only": (("archive", "archived", "readonly", "lock"), 0.5),  # a repository made read-only is archived
     # a project left alone is archived ("make old-project read-only, it's abandoned")
     **dict.fromkeys(("abandoned", "unmaintained", "no longer maintained"), (("archive", "archived"), 0.7)),

@@ -245,7 +245,20 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         r"set a reminder \1before \2",
     ),
     # a room booked is reserved for a meeting, not a booking business's: "book the large conference room"
-    (re.compile(r"\bbook\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space))\b", re.IGNORECASE), r"reserve \1"),
+    (
+        re.compile(r"\b(?:book|grab)\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space))\b", re.IGNORECASE),
+        r"reserve \1",
+    ),
+    # what the asker has scheduled is on their calendar: "what do I have scheduled through Friday?"
+    (
+        re.compile(r"\bwhat\s+do\s+(?:I|we)\s+have\s+(?:scheduled|planned|booked|on)\b", re.IGNORECASE),
+        "what is on my calendar",
+    ),
+    # a thing called something else instead is renamed: "call my Misc mail folder Receipts instead"
+    (
+        re.compile(r"\bcall\s+((?:my|the|our)\s+(?:[\w-]+\s+){0,3}?)([A-Z][\w-]*)\s+instead\b"),
+        r"rename \1to \2",
+    ),
     # the people of a channel, a group or a team are its members: "list the people in the Sales channel"
     (
         re.compile(
@@ -262,7 +275,7 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
     # who manages a thing (not a person) owns it: "who manages the Marketing group?"
     (
-        re.compile(r"\bwho\s+(?:manages|is\s+in\s+charge\s+of)\s+(?=the\b|our\b)", re.IGNORECASE),
+        re.compile(r"\bwho\s+(?:manages|runs|is\s+in\s+charge\s+of)\s+(?=the\b|our\b)", re.IGNORECASE),
         "who are the owners of ",
     ),
     # "who are our global admins?": the members of the administrator role
@@ -456,6 +469,8 @@ def intent(text: str) -> frozenset[str]:
     if said and said[0] in SENT:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
+        return READ
+    if said[:1] in (["can"], ["could"]) and said[1:2] not in (["i"], ["we"]):  # "can Tom still sign in?"
         return READ
     if said and said[0] in FIRST_VERBS:
         return FIRST_VERBS[said[0]]

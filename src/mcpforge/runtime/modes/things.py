@@ -282,4 +282,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         ("board column", "board columns", "lane", "lanes", "swimlane", "swimlanes"),
         (("bucket", "section", "stage", "status"), 0.7),
     ),
+    # whether someone can see or change a thing: its permissions ("who's able to see the Q3 report?")
+    **dict.fromkeys(
+        ("able to see", "able to open", "able to edit", "able to access", "allowed to see", "allowed to edit"),
+        (("permission", "access", "share"), 0.7),
+    ),
+    # a person's title is their job title ("Lisa got promoted, update her title")
+    **dict.fromkeys(("her title", "his title", "my title", "their title"), (("job", "title", "user"), 0.7)),
 }

@@ -44,7 +44,7 @@ VALUES = wordset(
     "minute minutes day days weeks months years ago last next previous soon later earlier first second "
     "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
     "july august september october november december am pm percent usd eur dollars euros old older oldest "
-    "quarterly annual before after until during half"
+    "quarterly annual before after until during half lately"
 )
 # Words that point at one thing: "the Finance group", "our billing app", "the contractor who left".
 POINTING = wordset("the this that my our your his her their")
