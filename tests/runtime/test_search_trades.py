@@ -96,3 +96,27 @@ def test_in_bulk_a_new_version_and_what_was_disapproved() -> None:
     assert first(shop, "upload products in bulk") == "batch_products"
     assert first(shop, "deploy a new version of the app") == "upgrade_app"
     assert first(shop, "which products were disapproved?") == "list_statuses"
+
+
+TRACKING = [
+    entry("get_traces", "GET", "/traces/v2/{trackingId}", "Gets all traces of the device recorded within a time range"),
+    entry("get_events", "GET", "/events/v3", "Gets event history"),
+    entry("get_location", "GET", "/locations/v4/{locationId}", "Gets a location details"),
+    entry("get_shadow", "GET", "/shadows/v2/{trackingId}", "Gets the device shadow: its reported and desired state"),
+    entry("list_sensor_rules", "GET", "/sensors/v3", "Gets all sensor rules"),
+    entry("create_rule", "POST", "/rules/v4", "Creates a rule"),
+    entry("delete_geofence", "DELETE", "/geofences/v2/{geofenceId}", "Deletes a geofence"),
+    entry("status", "GET", "/status", "Check if the server is alive"),
+    entry("list_nodes", "GET", "/nodes", "List managed nodes"),
+]
+
+
+def test_a_trackers_history_readings_state_rules_and_a_servers_health() -> None:
+    assert first(TRACKING, "show the location history of the device for yesterday") == "get_traces"
+    # readings are the device's telemetry or trace, not only the sensor rules the word "sensor" names
+    read = query_terms("get the temperature readings from the sensor")
+    assert read[stem("telemetry")] >= 0.6 and read[stem("trace")] >= 0.6
+    assert first(TRACKING, "what's the battery level of the tracker?") == "get_shadow"
+    assert "create_rule" in search_names(TRACKING, "alert me when the truck leaves the geofence", limit=2)
+    assert first(TRACKING, "is the server healthy?") == "status"
+    assert query_terms("alert me when the CPU goes over 80%")[stem("alarm")] >= 0.6  # an alert is still an alarm

@@ -289,4 +289,20 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # a person's title is their job title ("Lisa got promoted, update her title")
     **dict.fromkeys(("her title", "his title", "my title", "their title"), (("job", "title", "user"), 0.7)),
+    # a tracked thing's past positions are its trace ("the location history of the truck")
+    **dict.fromkeys(
+        ("location history", "route history", "where it has been", "where has it been"),
+        (("trace", "history", "track", "position"), 0.8),
+    ),
+    # what a device measures, and what it last reported: its telemetry, or its shadow (a twin of its state)
+    **dict.fromkeys(("readings", "sensor data", "telemetry"), (("telemetry", "trace", "measurement", "metric"), 0.6)),
+    "battery": (("shadow", "twin", "state", "telemetry"), 0.5),
+    # whether a service is up: its health or status ("is the server healthy?")
+    **dict.fromkeys(("healthy", "up and running", "alive"), (("health", "status", "healthcheck", "alive"), 0.7)),
+    # to hear when something happens is a rule, a trigger or a subscription ("alert me when the truck leaves")
+    **dict.fromkeys(
+        ("notify me when", "tell me when", "let me know when", "ping me when"),
+        (("rule", "notification", "trigger", "subscription", "webhook", "alert"), 0.6),
+    ),
+    "alert me when": (("alert", "alarm", "rule", "trigger", "notification", "policy"), 0.8),
 }
