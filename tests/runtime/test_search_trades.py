@@ -120,3 +120,15 @@ def test_a_trackers_history_readings_state_rules_and_a_servers_health() -> None:
     assert "create_rule" in search_names(TRACKING, "alert me when the truck leaves the geofence", limit=2)
     assert first(TRACKING, "is the server healthy?") == "status"
     assert query_terms("alert me when the CPU goes over 80%")[stem("alarm")] >= 0.6  # an alert is still an alarm
+
+
+def test_a_virtual_machine_is_a_vm_and_a_vlan_a_layer_2_network() -> None:
+    network = [
+        entry("get_vm", "GET", "/entities/vms/{id}", "Show vm details"),
+        entry("get_host", "GET", "/entities/hosts/{id}", "Show host details"),
+        entry("get_switch", "GET", "/entities/distributed-virtual-switches/{id}", "Show distributed virtual switch"),
+        entry("list_l2", "GET", "/entities/layer2-networks", "List layer2 networks"),
+        entry("get_version", "GET", "/info/version", "Show version info"),
+    ]
+    assert first(network, "get the details of virtual machine web-01") == "get_vm"
+    assert first(network, "show the VLANs") == "list_l2"

@@ -305,4 +305,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         (("rule", "notification", "trigger", "subscription", "webhook", "alert"), 0.6),
     ),
     "alert me when": (("alert", "alarm", "rule", "trigger", "notification", "policy"), 0.8),
+    # a network's words: a virtual machine is a VM, a VLAN a layer-2 network
+    **dict.fromkeys(("virtual machine", "virtual machines"), (("vm", "instance", "server", "virtual", "machine"), 0.8)),
+    **dict.fromkeys(("vlan", "vlans"), (("layer2", "l2", "network", "segment"), 0.6)),
 }
