@@ -145,3 +145,12 @@ def test_a_request_said_first_questions_about_someone_and_what_was_removed() -> 
     assert said[stem("deleted")] >= 0.6 and said[stem("lately")] < 0.5
     assert query_terms("extend the Marketing group's expiration")[stem("renew")] >= 0.6
     assert query_terms("who's able to see the Q3 report?")[stem("permission")] >= 0.7
+
+
+def test_an_admin_made_a_spreadsheets_tabs_a_reply_to_everyone_and_a_chat_status() -> None:
+    assert meant("make Sam a helpdesk admin") == "make Sam a helpdesk admin, a member of the administrator role"
+    assert meant("list the tabs in the budget spreadsheet") == "list the worksheets in the budget spreadsheet"
+    assert meant("list the tabs in the Marketing channel") == "list the tabs in the Marketing channel"  # a channel's
+    assert query_terms("answer everyone on the budget email thread")[stem("all")] >= 0.8
+    assert query_terms("I don't want to be disturbed, change my Teams status")[stem("presence")] >= 0.8
+    assert query_terms("Tom lost his phone, erase everything on it remotely")[stem("wipe")] >= 0.8

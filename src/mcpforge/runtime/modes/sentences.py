@@ -231,8 +231,7 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"\1chat \2",
     ),
-    # a column a card moves to is a board's ("move the redesign task to the Done column"), as the columns
-    # of a board or a plan are ("what columns does our Planner board have")
+    # a board's columns: "move the redesign task to the Done column", "what columns does our Planner board have"
     (re.compile(r"\b(to|into)\s+the\s+([\w-]+)\s+column\b", re.IGNORECASE), r"\1 the \2 board column"),
     (re.compile(r"\bcolumns\b(?=[^.?!]*\b(?:planner|board|kanban)\b)", re.IGNORECASE), "board columns"),
     # a thing made read-only is changed, not made: "make old-project read-only"
@@ -299,6 +298,13 @@ _REPHRASED: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         lambda m: f"who are the direct reports of {'me' if m[1].lower() in ('i', 'we') else m[1]}",
     ),
+    # someone made an admin of a kind is added to its role: "make Sam a helpdesk admin"
+    (
+        re.compile(r"\bmake\s+([A-Z][\w-]*)\s+(?:an?\s+)?((?:[\w-]+\s+){0,2}?)(?:admin|administrator)\b"),
+        r"make \1 a \2admin, a member of the administrator role",
+    ),
+    # a spreadsheet's tabs are its worksheets: "list the tabs in the budget spreadsheet"
+    (re.compile(r"\btabs\b(?=[^.?!]*\b(?:spreadsheet|workbook|excel|sheet)s?\b)", re.IGNORECASE), "worksheets"),
     # a name changed is a thing renamed: "change the name of the Q4 folder to Q4 archive"
     (re.compile(r"\b(?:change|update|edit)\s+the\s+name\s+of\s+", re.IGNORECASE), "rename "),
 )

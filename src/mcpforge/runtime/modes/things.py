@@ -308,4 +308,12 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # a network's words: a virtual machine is a VM, a VLAN a layer-2 network
     **dict.fromkeys(("virtual machine", "virtual machines"), (("vm", "instance", "server", "virtual", "machine"), 0.8)),
     **dict.fromkeys(("vlan", "vlans"), (("layer2", "l2", "network", "segment"), 0.6)),
+    # a device erased from afar is wiped ("erase everything on it remotely")
+    **dict.fromkeys(("erase everything", "remotely erase", "erase it remotely"), (("wipe", "reset", "factory"), 0.8)),
+    # an answer to everyone on a thread is a reply to all ("answer everyone on the budget email thread")
+    **dict.fromkeys(
+        ("answer everyone", "reply to everyone", "respond to everyone", "answer all"), (("reply", "all"), 0.8)
+    ),
+    # a status in a chat app is one's presence ("I don't want to be disturbed, change my Teams status")
+    **dict.fromkeys(("teams status", "chat status", "be disturbed"), (("presence", "availability", "status"), 0.8)),
 }
