@@ -39,11 +39,11 @@ INTENT_PHRASES = {
     "stop sharing": DELETE,
     "drop a note": CREATE,
     "file a": CREATE,
+    "file an": CREATE,
     "sign up": CREATE,
     "open a": CREATE,  # "open a ticket", "open an issue": one made; "open the site" reads one
     "open an": CREATE,
     **dict.fromkeys(("open the", "open my", "open our", "open this", "open that"), READ),
-    "file an": CREATE,
     "look up": READ,
     "copy out": READ,
     "hang up": WRITE,

@@ -1,0 +1,157 @@
+"""Requests said in other words than an API's: each a pattern and what :func:`.sentences.meant` reads it as.
+
+A request may say in its own words what a document says in others: who someone works for ("who does
+Mia report to": her manager), who holds a role ("who has the Exchange administrator role": the
+role's members), a meeting by its time ("push my 3pm"), a column of a board, a room booked. Each
+rewording is general, never one API's names; :func:`.sentences.meant` applies them in order, so an
+earlier one may feed a later one ("drop Priya a message" is sent, then a chat).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["REWORDINGS"]
+
+# Requests said in other words than an API's, each (pattern, rewrite): who someone works for ("who does
+# Mia report to": her manager), who works for them ("the people who report to Liam": his direct
+# reports), and who holds a role ("who has the Exchange administrator role", "the admins with the Global
+# Administrator role": the role's members, not roles).
+REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (
+        re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)(?:report\s+to|work\s+for)\b", re.IGNORECASE),
+        r"is the manager of \1",
+    ),
+    (
+        re.compile(
+            r"\b(who|people|everyone|anyone|those|staff|employees)\s+(?:that\s+|who\s+)?(?:reports?|reporting)\s+to\b",
+            re.IGNORECASE,
+        ),
+        r"\1 are the direct reports of",
+    ),
+    # "the people I manage", "everyone Liam manages": their direct reports
+    (
+        re.compile(
+            r"\b(?:the\s+)?(?:people|those|everyone|staff|employees)\s+(?:that\s+|who\s+|whom\s+)?([Ii]|[Ww]e|[A-Z][a-z]+)\s+manages?\b"
+        ),
+        lambda m: f"the direct reports of {'me' if m[1].lower() in ('i', 'we') else m[1]}",
+    ),
+    (
+        re.compile(
+            r"\b(?:(who)\s+(?:has|have|holds?)|(?:users|people|admins|everyone|members|accounts)\s+(?:with|holding))"
+            r"\s+the\s+((?:[\w-]+\s+){0,3})role\b",
+            re.IGNORECASE,
+        ),
+        lambda m: f"{m[1] + ' are ' if m[1] else ''}the members of the {m[2]}role",
+    ),
+    # a time of day someone has is a meeting: "push my 3pm to tomorrow", "cancel our 10:30"
+    (
+        re.compile(
+            r"\b(my|our|your|his|her|their|the)\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon)"
+            r"(?=\s+(?:to|with|on|today|tomorrow|and|is|was|about)\b|\s*[.,!?]?\s*$)",
+            re.IGNORECASE,
+        ),
+        r"\1 \2 meeting",
+    ),
+    # time said by its amount is logged as time: "log 2 hours on ticket T-12", "log 30 minutes to the bug"
+    (
+        re.compile(
+            r"\b(log|record|track|bill)\s+(?:\d+(?:\.\d+)?|an?|half an)\s+(?:hours?|hrs?|minutes?|mins?)\b",
+            re.IGNORECASE,
+        ),
+        r"\1 hours",
+    ),
+    # a message dropped or shot to someone is sent: "drop Priya a quick message in Teams"
+    (
+        re.compile(
+            r"\b(?:drop|shoot)\s+(\w+)\s+an?\s+(?:quick\s+|short\s+)?(message|note|line|text|email|mail|dm)\b",
+            re.IGNORECASE,
+        ),
+        r"send \1 a \2",
+    ),
+    # a message sent to someone by name, not to a channel or by email, is a chat: "send Ana a message in Teams"
+    (
+        re.compile(
+            r"^(?![^.?!]*\b(?:channel|email|e-mail|mail|inbox|sms|text)\b)(.*?\bsend\s+[A-Z]\w+\s+an?\s+(?:quick\s+|short\s+)?)"
+            r"(message)\b"
+        ),
+        r"\1chat \2",
+    ),
+    # a board's columns: "move the redesign task to the Done column", "what columns does our Planner board have"
+    (re.compile(r"\b(to|into)\s+the\s+([\w-]+)\s+column\b", re.IGNORECASE), r"\1 the \2 board column"),
+    (re.compile(r"\bcolumns\b(?=[^.?!]*\b(?:planner|board|kanban)\b)", re.IGNORECASE), "board columns"),
+    # a thing made read-only is changed, not made: "make old-project read-only"
+    (re.compile(r"\bmake\s+(\S+)\s+read[- ]only\b", re.IGNORECASE), r"set \1 read-only"),
+    # someone stopped from doing something is blocked: "stop her from logging in"
+    (re.compile(r"\bstop\s+(her|him|them|[A-Z]\w+)\s+from\b"), r"block \1 from"),
+    # a reminder before an event is the event's: "remind me half an hour before the client call"
+    (
+        re.compile(r"\bremind\s+me\s+((?:[\w-]+\s+){0,4}?)before\s+(the|my|our|tomorrow's|today's)\b", re.IGNORECASE),
+        r"set a reminder \1before \2",
+    ),
+    # a room booked is reserved for a meeting, not a booking business's: "book the large conference room"
+    (
+        re.compile(r"\b(?:book|grab)\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space))\b", re.IGNORECASE),
+        r"reserve \1",
+    ),
+    # what the asker has scheduled is on their calendar: "what do I have scheduled through Friday?"
+    (
+        re.compile(r"\bwhat\s+do\s+(?:I|we)\s+have\s+(?:scheduled|planned|booked|on)\b", re.IGNORECASE),
+        "what is on my calendar",
+    ),
+    # a thing called something else instead is renamed: "call my Misc mail folder Receipts instead"
+    (
+        re.compile(r"\bcall\s+((?:my|the|our)\s+(?:[\w-]+\s+){0,3}?)([A-Z][\w-]*)\s+instead\b"),
+        r"rename \1to \2",
+    ),
+    # the people of a channel, a group or a team are its members: "list the people in the Sales channel"
+    (
+        re.compile(
+            r"\bpeople\s+(?:in|on)\s+((?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?(?:channel|group|team|chat|meeting|call))\b",
+            re.IGNORECASE,
+        ),
+        r"members of \1",
+    ),
+    # a thing listed for sale is sold, not listed: "list my guitar for sale"
+    (re.compile(r"\blist\s+((?:[\w'-]+\s+){1,4}?)(?:up\s+)?for\s+sale\b", re.IGNORECASE), r"sell \1"),
+    # someone shown as a state is their presence set: "show me as busy on Teams"
+    (re.compile(r"^\s*show\s+me\s+as\b", re.IGNORECASE), "set my presence to"),
+    # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"
+    (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
+    # who manages a thing (not a person) owns it: "who manages the Marketing group?"
+    (
+        re.compile(r"\bwho\s+(?:manages|runs|is\s+in\s+charge\s+of)\s+(?=the\b|our\b)", re.IGNORECASE),
+        "who are the owners of ",
+    ),
+    # "who are our global admins?": the members of the administrator role
+    (
+        re.compile(r"\bwho\s+are\s+(?:our|the)\s+((?:[\w-]+\s+){1,2})admins\b", re.IGNORECASE),
+        r"who are the members of the \1administrator role",
+    ),
+    # "who has global administrator rights?": the same role's members
+    (
+        re.compile(
+            r"\bwho\s+(?:has|have|holds?)\s+((?:[\w-]+\s+){0,2})(?:admin|administrator)\s+"
+            r"(?:rights|privileges|access|permissions)\b(?!\s+(?:to|on|in|for)\b)",  # not "admin access to the repo"
+            re.IGNORECASE,
+        ),
+        r"who are the members of the \1administrator role",
+    ),
+    # "which people does Priya manage?": her direct reports
+    (
+        re.compile(
+            r"\b(?:which|what)\s+(?:people|employees|staff|users)\s+(?:does|do)\s+([Ii]|[Ww]e|[A-Z][a-z]+)\s+manage\b"
+        ),
+        lambda m: f"who are the direct reports of {'me' if m[1].lower() in ('i', 'we') else m[1]}",
+    ),
+    # someone made an admin of a kind is added to its role: "make Sam a helpdesk admin"
+    (
+        re.compile(r"\bmake\s+([A-Z][\w-]*)\s+(?:an?\s+)?((?:[\w-]+\s+){0,2}?)(?:admin|administrator)\b"),
+        r"make \1 a \2admin, a member of the administrator role",
+    ),
+    # a spreadsheet's tabs are its worksheets: "list the tabs in the budget spreadsheet"
+    (re.compile(r"\btabs\b(?=[^.?!]*\b(?:spreadsheet|workbook|excel|sheet)s?\b)", re.IGNORECASE), "worksheets"),
+    # a name changed is a thing renamed: "change the name of the Q4 folder to Q4 archive"
+    (re.compile(r"\b(?:change|update|edit)\s+the\s+name\s+of\s+", re.IGNORECASE), "rename "),
+)
