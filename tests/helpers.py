@@ -207,3 +207,8 @@ def search_names(entries: Sequence[ToolEntry], request: str, **kw: Any) -> list[
     """The names of the operations the search index of ``entries`` finds for ``request`` (``kw``: search's)."""
     index = SearchIndex(entries, analysed=[analyse(entry_texts(entry)) for entry in entries])
     return index.names(index.search(request, **kw))
+
+
+def search_first(entries: Sequence[ToolEntry], request: str) -> str:
+    """The name of the operation the search index of ``entries`` finds first for ``request``."""
+    return search_names(entries, request, limit=1)[0]

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 from helpers import search_entry as entry
-from helpers import search_names
-from mcpforge.runtime.contract import ToolEntry
+from helpers import search_first as first
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
-
-
-def first(entries: list[ToolEntry], request: str) -> str:
-    return search_names(entries, request, limit=1)[0]
 
 
 def test_a_snapshot_taken_is_made_and_a_database_is_a_db_instance() -> None:

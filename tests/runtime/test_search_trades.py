@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from helpers import search_entry as entry
+from helpers import search_first as first
 from helpers import search_names
-from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.intents import CREATE
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem
-
-
-def first(entries: list[ToolEntry], request: str) -> str:
-    return search_names(entries, request, limit=1)[0]
-
 
 SERVICE_DESK = [
     entry("create_ticket", "POST", "/tickets", "Create a ticket"),
