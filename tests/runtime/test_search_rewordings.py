@@ -149,3 +149,18 @@ def test_an_admin_made_a_spreadsheets_tabs_a_reply_to_everyone_and_a_chat_status
     assert query_terms("answer everyone on the budget email thread")[stem("all")] >= 0.8
     assert query_terms("I don't want to be disturbed, change my Teams status")[stem("presence")] >= 0.8
     assert query_terms("Tom lost his phone, erase everything on it remotely")[stem("wipe")] >= 0.8
+
+
+def test_a_role_activated_a_usage_question_and_licences_left_to_assign() -> None:
+    admin = [
+        entry("create_role", "POST", "/directoryRoles", "Activate directoryRole"),
+        entry("request_role", "POST", "/roleManagement/directory/roleAssignmentScheduleRequests", "Create request"),
+        entry("update_activities", "PATCH", "/me/activities/{id}", "Update activity"),
+        entry("list_people", "GET", "/me/people", "List people"),
+        entry("email_activity", "GET", "/reports/getEmailActivityCounts", "Get email activity counts report"),
+        entry("license_details", "GET", "/me/licenseDetails", "List licenseDetails"),
+        entry("subscribed_skus", "GET", "/subscribedSkus", "List subscribedSkus"),
+    ]
+    assert first(admin, "activate my Global Reader role for two hours") == "request_role"
+    assert first(admin, "how many emails did people send last week?") == "email_activity"
+    assert query_terms("which licences are still available to assign?")[stem("prepaid")] >= 0.7

@@ -154,4 +154,9 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     (re.compile(r"\btabs\b(?=[^.?!]*\b(?:spreadsheet|workbook|excel|sheet)s?\b)", re.IGNORECASE), "worksheets"),
     # a name changed is a thing renamed: "change the name of the Q4 folder to Q4 archive"
     (re.compile(r"\b(?:change|update|edit)\s+the\s+name\s+of\s+", re.IGNORECASE), "rename "),
+    # a role activated for a while is an assignment requested on a schedule: "activate my Global Reader role"
+    (
+        re.compile(r"\bactivate\s+((?:my|his|her|their|the)\s+(?:[\w-]+\s+){0,3}?)role\b", re.IGNORECASE),
+        r"request \1role assignment schedule activation",
+    ),
 )

@@ -316,4 +316,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # a status in a chat app is one's presence ("I don't want to be disturbed, change my Teams status")
     **dict.fromkeys(("teams status", "chat status", "be disturbed"), (("presence", "availability", "status"), 0.8)),
+    # how much people did something is a usage report ("how many emails did people send last week?")
+    **dict.fromkeys(("did people", "did users"), _USAGE),
+    # licences still to give out are the subscriptions' prepaid units ("which licences are available to assign?")
+    **dict.fromkeys(("available to assign", "left to assign"), (("subscribed", "sku", "prepaid", "units"), 0.7)),
 }
