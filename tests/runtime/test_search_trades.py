@@ -127,3 +127,12 @@ def test_a_virtual_machine_is_a_vm_and_a_vlan_a_layer_2_network() -> None:
     ]
     assert first(network, "get the details of virtual machine web-01") == "get_vm"
     assert first(network, "show the VLANs") == "list_l2"
+
+
+def test_how_far_along_a_piece_of_work_is_its_progress() -> None:
+    projects = [
+        entry("get_progress", "GET", "/projects/{id}/progress", "View progress of a project"),
+        entry("get_translations", "GET", "/documents/{id}/translations", "View strings and translations"),
+        entry("translate", "POST", "/strings", "Translate strings with MT"),
+    ]
+    assert first(projects, "how far along is the translation?") == "get_progress"

@@ -320,4 +320,6 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("did people", "did users"), _USAGE),
     # licences still to give out are the subscriptions' prepaid units ("which licences are available to assign?")
     **dict.fromkeys(("available to assign", "left to assign"), (("subscribed", "sku", "prepaid", "units"), 0.7)),
+    # how far along a piece of work is: its progress ("how far along is the translation?")
+    **dict.fromkeys(("how far along", "how far is", "how much is done"), (("progress", "status"), 0.8)),
 }
