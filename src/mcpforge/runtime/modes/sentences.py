@@ -187,6 +187,8 @@ def unwrapped(text: str) -> str:
     return _COURTESY_END.sub(r"\1", text)
 
 
+# One request is read by several of the search's steps (its terms, its methods, whom it names): read once.
+@lru_cache(maxsize=256)
 def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
     text = unwrapped(_ONE_ON_ONE.sub("one on one", text))
