@@ -5,11 +5,13 @@ of that evidence ("get rid of" is delete and remove, a PR is a pull request, "wh
 which HTTP methods an action word asks for is :mod:`.intents`'s. General software vocabulary only, never
 one API's names: the search index (:mod:`.index`) and :mod:`.asks` read it. Keys are words as people
 say them (lower-case, apostrophes dropped, hyphens as spaces), matched as phrases before single words.
-It holds :mod:`.things`' words for things and :mod:`.verbs`' for the basic actions.
+It holds :mod:`.things`' words for things, :mod:`.phrases`' for actions and questions said in people's
+own words, and :mod:`.verbs`' for the basic actions.
 """
 
 from __future__ import annotations
 
+from .phrases import PHRASES
 from .things import THINGS
 from .verbs import VERBS
 
@@ -32,6 +34,7 @@ _RATE = (("limit", "cap", "quota", "rate"), 0.6)
 # Multi-word keys are matched as phrases before single words. General vocabulary only.
 EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     **THINGS,  # what people call things (:mod:`.things`), before the verbs and phrases they use
+    **PHRASES,  # what people say of an action or a question (:mod:`.phrases`)
     # verbs people use for what APIs name otherwise
     "file a": (("create", "issue", "report"), 0.6),
     "file an": (("create", "issue", "report"), 0.6),
@@ -153,10 +156,6 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     **VERBS,  # the words for the basic actions (:mod:`.verbs`)
     "difference": (("compare", "diff"), 0.8),
     "differences": (("compare", "diff"), 0.8),
-    "every time": (("webhook", "hook", "event", "subscription"), 0.6),
-    "whenever": (("webhook", "hook", "event", "subscription"), 0.6),
-    "each time": (("webhook", "hook", "event", "subscription"), 0.6),
-    "notify me": (("webhook", "subscription", "notification"), 0.6),
     "registered": (("registrant", "registration", "register"), 0.6),
     "signed up": (("registrant", "registration", "register", "sign"), 0.6),
     "absent": (("absentee", "absent"), 0.8),

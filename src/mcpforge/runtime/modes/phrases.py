@@ -1,0 +1,62 @@
+"""The everyday lexicon's phrases: what people say of an action or a question in their own words.
+
+A seller lists a guitar "for sale" and asks which orders still "need to ship"; an administrator asks who
+is "able to see" a file, whether a server is "healthy", to be told "when" something happens, how far
+along a piece of work is, and how many emails "did people" send. Each names what an API calls a
+listing, an awaiting shipment, a permission, a health check, a rule, a progress, a usage report. Like
+:mod:`.things`' words for things, they join :mod:`.lexicon`'s one table, :data:`.lexicon.EVERYDAY`.
+General software vocabulary only, never one API's names.
+"""
+
+from __future__ import annotations
+
+from .things import USAGE
+
+__all__ = ["PHRASES"]
+
+# What people say of an action or a question, and the terms an API document uses for it: (terms, weight).
+PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
+    # an alarm acknowledged is "ack"ed, as monitoring APIs write it ("acknowledge the alarm")
+    **dict.fromkeys(("acknowledge", "acknowledged"), (("ack",), 0.8)),
+    # A marketplace's words: what one sells is listed ("put my amp up for sale"), what one bought is an
+    # order, what a thing is worth its price, and what is still to ship awaits shipment.
+    "for sale": (("listing", "sell", "create"), 0.7),
+    "sell": (("listing", "sale"), 0.6),
+    "purchases": (("order", "buying", "bought"), 0.6),
+    "worth": (("price", "value", "valuation"), 0.6),
+    **dict.fromkeys(
+        ("need to ship", "to be shipped", "not shipped", "unshipped", "havent shipped"),
+        (("awaiting", "shipment", "unfulfilled", "pending"), 0.6),
+    ),
+    # whether someone can see or change a thing: its permissions ("who's able to see the Q3 report?")
+    **dict.fromkeys(
+        ("able to see", "able to open", "able to edit", "able to access", "allowed to see", "allowed to edit"),
+        (("permission", "access", "share"), 0.7),
+    ),
+    # whether a service is up: its health or status ("is the server healthy?")
+    **dict.fromkeys(("healthy", "up and running", "alive"), (("health", "status", "healthcheck", "alive"), 0.7)),
+    # to hear whenever something happens is a webhook or a subscription ("notify me every time a PR is merged")
+    "every time": (("webhook", "hook", "event", "subscription"), 0.6),
+    "whenever": (("webhook", "hook", "event", "subscription"), 0.6),
+    "each time": (("webhook", "hook", "event", "subscription"), 0.6),
+    "notify me": (("webhook", "subscription", "notification"), 0.6),
+    # to hear when something happens is a rule, a trigger or a subscription ("alert me when the truck leaves")
+    **dict.fromkeys(
+        ("notify me when", "tell me when", "let me know when", "ping me when"),
+        (("rule", "notification", "trigger", "subscription", "webhook", "alert"), 0.6),
+    ),
+    "alert me when": (("alert", "alarm", "rule", "trigger", "notification", "policy"), 0.8),
+    # a device erased from afar is wiped ("erase everything on it remotely")
+    **dict.fromkeys(("erase everything", "remotely erase", "erase it remotely"), (("wipe", "reset", "factory"), 0.8)),
+    # an answer to everyone on a thread is a reply to all ("answer everyone on the budget email thread")
+    **dict.fromkeys(
+        ("answer everyone", "reply to everyone", "respond to everyone", "answer all"), (("reply", "all"), 0.8)
+    ),
+    # how much people did something is a usage report ("how many emails did people send last week?")
+    **dict.fromkeys(("did people", "did users"), USAGE),
+    # licences still to give out are the subscriptions' prepaid units ("which licences are available to assign?")
+    **dict.fromkeys(("available to assign", "left to assign"), (("subscribed", "sku", "prepaid", "units"), 0.7)),
+    # how far along a piece of work is: its progress ("how far along is the translation?")
+    **dict.fromkeys(("how far along", "how far is", "how much is done"), (("progress", "status"), 0.8)),
+    "be disturbed": (("presence", "availability", "status"), 0.8),  # "I don't want to be disturbed"
+}
