@@ -15,6 +15,7 @@ from collections.abc import Container
 
 from .intents import FIRST_VERBS, SENT
 from .lexicon import EVERYDAY
+from .named import COMPOUND, HYPHENATED, NAME, names_of_things, unnamed, unpunctuated
 from .sentences import (
     condition,
     described,
@@ -28,7 +29,7 @@ from .sentences import (
     what_for,
     what_happened,
 )
-from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
+from .words import STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["names_someone", "query_terms"]
 
@@ -37,10 +38,6 @@ _LONGEST = max(len(k.split()) for k in EVERYDAY)
 
 # Titles before a name say who, not what: a doctor is one to find ("book a checkup with Dr. Lee").
 _TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
-# A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub", "iPad"), or ending
-# in capitals ("MySQL", "PostgreSQL", "GraphQL", "iOS"): a document may write it as one word (a path's
-# "onenote"), so a request's joined word is a term beside its parts.
-_COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+|(?:[A-Z][a-z]+|[a-z]+)[A-Z]{2,}")
 
 
 # Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's").
@@ -96,10 +93,10 @@ def query_terms(text: str) -> dict[str, float]:
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
     # "Mrs. Patel", "Dr. Lee": a person's title, not merge requests.
-    titled = [_TITLES.get(token, token) for token in _unnamed(meant(text).split())]
-    for token in filter(None, _names_of_things(titled, parts)):
-        bare = _unpunctuated(token)
-        if _COMPOUND.fullmatch(bare):
+    titled = [_TITLES.get(token, token) for token in unnamed(meant(text).split())]
+    for token in filter(None, names_of_things(titled, parts)):
+        bare = unpunctuated(token)
+        if COMPOUND.fullmatch(bare):
             # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
             # in general), and where the lexicon knows the name, its words are what the parts would mean
             # ("SharePoint" asks nothing of sharing).
@@ -107,7 +104,7 @@ def query_terms(text: str) -> dict[str, float]:
                 parts.update((stem(part), 1.0) for part in words(token) if part not in STOPWORDS)
             tokens.append(token.lower())
         else:
-            if _HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
+            if HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
                 weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
             # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
             for kind, form, weight in _KINDS:
@@ -207,131 +204,6 @@ def _a_file(found: re.Match[str]) -> str:
     return found.group(0)[: found.start(1) - found.start()] + "file"
 
 
-# The name a request gives something ("an app called billing-portal", "a board called Q3 Roadmap", "rename
-# the team to Brand and Marketing") is what to write, not what to find: it and the word that gives it are
-# left out. A name is its first word and the capitalised words after it, joined by "and", "of" or "&".
-_NAMING = wordset("called named")
-_RENAMING = wordset("rename renamed")
-_TITLES_GIVEN = wordset("name title subject")
-_IN_A_NAME = wordset("and of &")
-# After these, "named" describes what follows, and gives it no name: "the named locations we trust".
-_POINTING = wordset("the our my your their these those all any every some")
-# What cannot be a name given: "who called me" is a call.
-_NOT_GIVEN = STOPWORDS | wordset("me you him her us them it")
-
-
-# What may stand around a word in a sentence: "Dr. Lee,", "(PROJ-4)", "acme/widgets?".
-_PUNCTUATION = ",.;:!?()"
-
-
-def _unpunctuated(token: str) -> str:
-    """``token`` without the punctuation around it (its case kept: a name's capitals say it is a name)."""
-    return token.strip(_PUNCTUATION)
-
-
-def _bare(token: str) -> str:
-    """``token`` as a lower-case word: without punctuation or quotes around it."""
-    return token.strip(_PUNCTUATION + "\"'").lower()
-
-
-def _unnamed(tokens: list[str]) -> list[str]:
-    """``tokens`` without a name given after "called", "named" or a rename's "to" (and without that word)."""
-    kept: list[str] = []
-    renaming = False
-    index = 0
-    while index < len(tokens):
-        word = _bare(tokens[index])
-        renaming = renaming or word in _RENAMING
-        # "change the team's name to Brand and Marketing", "set the subject to Sprint sync"
-        retitling = word == "to" and index > 0 and _bare(tokens[index - 1]) in _TITLES_GIVEN
-        if (
-            (word in _NAMING or ((renaming or retitling) and word == "to"))
-            and not (word in _NAMING and index and _bare(tokens[index - 1]) in _POINTING)
-            and index + 1 < len(tokens)
-            and _bare(tokens[index + 1]) not in _NOT_GIVEN
-        ):
-            rest = tokens[index + 1 :]
-            index += 1 + (_sentence_length(rest) if word == "to" else _name_length(rest))
-        else:
-            kept.append(tokens[index])
-            index += 1
-    return kept
-
-
-def _sentence_length(tokens: list[str]) -> int:
-    """How many of ``tokens`` there are to the end of their sentence: a new name is all that follows "to"."""
-    return next((size for size, token in enumerate(tokens, 1) if token.endswith((".", "!", "?", ";"))), len(tokens))
-
-
-def _name_length(tokens: list[str]) -> int:
-    """How many of ``tokens`` make the name they start with."""
-    size = 1
-    while size < len(tokens) and not tokens[size - 1].endswith((",", ".", ";", ":", "!", "?")):
-        if tokens[size][:1].isupper():
-            size += 1
-        elif _bare(tokens[size]) in _IN_A_NAME and size + 1 < len(tokens) and tokens[size + 1][:1].isupper():
-            size += 2
-        else:
-            break
-    return size
-
-
-# A thing's own name before the word for it ("the Inventory list on the Operations site", "the Finance
-# group", "the billing app"): which one, not what kind; it counts as a name. Only after a word that
-# points at one thing: "a Kubernetes cluster" and "a Windows laptop" name kinds. A lower-case name only
-# before the words for things people name (a "security group" and "mobile apps" are kinds the lexicon
-# knows, or would be read so by their first word).
-_NAMED = 0.25
-_NAMED_THINGS = wordset("app site team group channel file document doc spreadsheet workbook sheet folder")
-
-
-def _names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
-    """``tokens`` without the names of things (their stems go into ``parts`` at a name's weight)."""
-    kept: list[str] = []
-    naming = False  # the token before was a capitalised name: "the All Company group"
-    for index, token in enumerate(tokens):
-        bare = _unpunctuated(token)
-        after = _unpunctuated(tokens[index + 1]) if index + 1 < len(tokens) else ""
-        pointed = index > 0 and (naming or _bare(tokens[index - 1]) in POINTING)
-        # after the word for the thing: "rename the folder Projects 2023"
-        kind_first = index > 1 and _bare(tokens[index - 1]) in _NAMED_THINGS and _bare(tokens[index - 2]) in POINTING
-        naming = (pointed and _capitalised_name(token, bare, after)) or (
-            (kind_first or naming) and _NAME.fullmatch(bare) is not None and bare.lower() not in EVERYDAY
-        )
-        if naming or (pointed and _lower_case_name(bare, after)):
-            parts.setdefault(stem(bare.lower()), _NAMED)
-        else:
-            kept.append(token)
-    return kept
-
-
-def _capitalised_name(token: str, bare: str, after: str) -> bool:
-    """Whether ``bare`` is a capitalised name of the thing ``after`` names ("Finance" in "Finance group")."""
-    if _NAME.fullmatch(bare) is None or bare.lower() in EVERYDAY or token.endswith(tuple(_PUNCTUATION)):
-        return False
-    return (
-        (after.isalpha() and after.islower() and after not in STOPWORDS)
-        or _NAME.fullmatch(after) is not None
-        or _COMPOUND.fullmatch(after) is not None  # "the Operations SharePoint site"
-    )
-
-
-def _lower_case_name(bare: str, after: str) -> bool:
-    """Whether ``bare`` names the one thing ``after`` says ("billing" in "the billing app", "the dark-mode flag")."""
-    if _HYPHENATED.fullmatch(bare) and bare.islower() and after.isalpha() and after not in STOPWORDS:
-        # A slug names one thing; a hyphenated word the lexicon knows ("the all-hands meeting") is a word.
-        return bare.replace("-", " ") not in EVERYDAY and bare.replace("-", "") not in EVERYDAY
-    return (
-        after in _NAMED_THINGS
-        and bare.isalpha()
-        and bare.islower()
-        and bare not in STOPWORDS
-        and bare not in VALUES
-        and bare not in EVERYDAY
-        and f"{bare} {after}" not in EVERYDAY
-    )
-
-
 # "list" said first: what to do, as the lexicon's words for an action count.
 _LISTING = 0.4
 
@@ -348,7 +220,6 @@ def _lists(said: list[str]) -> bool:
 
 # A verb that says which things ("the file I deleted"): less than a word said.
 _DESCRIBING = 0.5
-_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 
 
 # What a request is for (:func:`.sentences.what_for`) counts less than what it asks to do.
@@ -403,7 +274,6 @@ def _value_free(token: str, bare: str) -> str:
 # person. A name is a capitalised word after a lower-case one that is not an article or a
 # preposition ("the Finance group", "Q3 Roadmap", "in Jira" name things), and not a word the lexicon
 # or the calendar knows.
-_NAME = re.compile(r"[A-Z][a-z]+")
 _NOT_BEFORE_A_NAME = wordset(
     "the a an this that these those our my your their his her its to as called named in on at into and or"
 )
@@ -475,10 +345,10 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
     """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
     before = ""
     for token in meant(_QUOTED.sub(" ", text)).split():
-        bare = _unpunctuated(token)
+        bare = unpunctuated(token)
         lower = bare.lower()
         if (
-            _NAME.fullmatch(bare)
+            NAME.fullmatch(bare)
             and before.islower()
             and before not in _NOT_BEFORE_A_NAME
             and lower not in VALUES

@@ -316,6 +316,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "monthly": (("schedule", "recurring", "recurrence"), 0.6),
     "weekly": (("schedule", "recurring", "recurrence"), 0.6),
     "daily": (("schedule", "recurring", "recurrence"), 0.6),
+    **dict.fromkeys(("repeat", "repeats", "recur", "recurs"), (("recurrence", "recurring", "schedule"), 0.6)),
     **dict.fromkeys(
         ("every month", "every week", "every day", "every night", "every hour", "nightly", "hourly"),
         (("schedule", "recurring", "recurrence", "automation"), 0.6),
@@ -487,6 +488,8 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "my": (("me", "user", "member"), 0.3),
     "assigned to me": (("assignee", "assigned", "me", "authenticated", "current", "user", "member"), 0.6),
     "work with": (("people", "relevant", "colleague"), 0.7),  # "who do I work with most"
+    # the people someone works beside: "who are Tom's coworkers"
+    **dict.fromkeys(("coworkers", "co workers", "colleagues", "teammates"), (("people", "relevant", "colleague"), 0.6)),
     # someone's presence: "is Jonas online in Teams", "who is online right now" (not an online meeting)
     "is online": _PRESENCE,
     "are online": _PRESENCE,

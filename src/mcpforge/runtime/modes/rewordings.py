@@ -83,6 +83,15 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     (re.compile(r"\bcolumns\b(?=[^.?!]*\b(?:planner|board|kanban)\b)", re.IGNORECASE), "board columns"),
     # a thing made read-only is changed, not made: "make old-project read-only"
     (re.compile(r"\bmake\s+(\S+)\s+read[- ]only\b", re.IGNORECASE), r"set \1 read-only"),
+    # sign-in blocked for someone is their account blocked from it: "disable sign-in for Erin"
+    (
+        re.compile(
+            r"\b(?:block|disable|prevent|stop)\s+(?:all\s+|any\s+|further\s+)?(?:sign[- ]?ins?|log[- ]?ins?|logins?)\s+"
+            r"(?:for|by|from|of)\s+",
+            re.IGNORECASE,
+        ),
+        "block sign-in of the account of ",
+    ),
     # someone stopped from doing something is blocked: "stop her from logging in"
     (re.compile(r"\bstop\s+(her|him|them|[A-Z]\w+)\s+from\b"), r"block \1 from"),
     # a reminder before an event is the event's: "remind me half an hour before the client call"
@@ -108,10 +117,11 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     # the people of a channel, a group or a team are its members: "list the people in the Sales channel"
     (
         re.compile(
-            r"\bpeople\s+(?:in|on)\s+((?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?(?:channel|group|team|chat|meeting|call))\b",
+            r"\b(?:(who)\s+(?:is|are)|(who)'s|people)\s+(?:in|on)\s+((?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?"
+            r"(?:channel|group|team|chat|meeting|call|distribution\s+list|mailing\s+list))\b",
             re.IGNORECASE,
         ),
-        r"members of \1",
+        lambda m: f"{'who are the ' if m[1] or m[2] else ''}members of {m[3]}",
     ),
     # a thing listed for sale is sold, not listed: "list my guitar for sale"
     (re.compile(r"\blist\s+((?:[\w'-]+\s+){1,4}?)(?:up\s+)?for\s+sale\b", re.IGNORECASE), r"sell \1"),

@@ -55,7 +55,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "auth": (("authentication", "authorization"), 0.6),
     "info": (("information", "detail"), 0.5),
     "docs": (("document", "documentation"), 0.6),
-    "doc": (("document",), 0.6),
+    "doc": _DOCUMENT,  # "the roadmap doc": a file someone keeps
     "pic": (("photo", "picture", "image"), 0.8),
     "picture": (("photo", "image", "avatar"), 0.6),
     "photo": (("picture", "image"), 0.5),
@@ -137,7 +137,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # device checks in when it syncs with its management service
     "check out": (("checkout", "lock"), 0.8),
     "for editing": (("checkout", "lock"), 0.6),  # "lock the document for editing": checked out
-    "check in": (("checkin", "unlock", "sync"), 0.8),
+    **dict.fromkeys(("check in", "checked in", "checks in", "checking in"), (("checkin", "unlock", "sync"), 0.8)),
     "check back": (("checkin", "unlock"), 0.8),
     "client secret": (("password", "credential", "secret", "application"), 0.7),
     "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
@@ -188,6 +188,12 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "company wide": USAGE,
     # a computer is a device an organisation manages
     "laptop": (("device", "computer"), 0.8),
+    # the company's own phones and laptops are the devices it manages ("which company phones haven't synced")
+    **{
+        f"{whose} {kind}": (("managed", "device", *also), 0.7)
+        for whose in ("company", "corporate", "work")
+        for kind, also in (("laptop", ("computer",)), ("laptops", ("computer",)), ("device", ()), ("devices", ()))
+    },
     "wireless": (("wifi", "wlan"), 0.8),  # "the wireless network settings": Wi-Fi
     # a Wi-Fi network is a wireless LAN, named by its SSID ("add a guest wifi network")
     **dict.fromkeys(("wifi", "wi fi"), (("wlan", "ssid", "wireless"), 0.6)),
@@ -223,13 +229,17 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     "classroom": (("class",), 0.8),
     # a conference room is a meeting room: booked for a meeting, or a place ("the Building 2 conference room")
-    **dict.fromkeys(("conference room", "conference rooms"), (("room", "meeting", "event", "calendar", "place"), 0.8)),
+    **dict.fromkeys(
+        ("conference room", "conference rooms", "meeting room", "meeting rooms"),
+        (("room", "meeting", "event", "calendar", "place"), 0.8),
+    ),
     # what someone agrees to before using a service
     **dict.fromkeys(("terms of use", "terms of service", "terms and conditions"), (("agreement", "term"), 0.8)),
     # when someone works is their shifts: "when is Leo scheduled to work", "the rota for next week"
     **dict.fromkeys(("scheduled to work", "rota", "roster"), (("shift", "schedule"), 0.8)),
     # a presentation is a file someone keeps ("the PowerPoint Jen worked on", "the sales deck")
     **dict.fromkeys(("powerpoint", "presentation", "presentations", "deck", "slides"), _DOCUMENT),
+    **dict.fromkeys(("handbook", "handbooks", "brochure", "brochures"), _DOCUMENT),
     "spam": (("block", "delete", "junk"), 0.4),
     "todo": (("task", "todo"), 0.8),
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen

@@ -1,0 +1,88 @@
+"""Search mode: an office worker's and an administrator's words for what a workplace API names otherwise."""
+
+from __future__ import annotations
+
+from helpers import search_entry as entry
+from helpers import search_first as first
+from mcpforge.runtime.modes.asks import names_someone, query_terms
+from mcpforge.runtime.modes.sentences import meant
+from mcpforge.runtime.modes.words import stem
+
+PEOPLE = [
+    entry("list_group_members", "GET", "/groups/{group-id}/members", "Get members from groups"),
+    entry("list_mail_folders", "GET", "/users/{user-id}/mailFolders", "List mailFolders"),
+    entry("list_mail_tips", "POST", "/users/{user-id}/getMailTips", "Get mail tips"),
+    entry("list_people", "GET", "/users/{user-id}/people", "List people relevant to the user"),
+    entry("list_team_members", "GET", "/teams/{team-id}/members", "List members of a team"),
+    entry("get_place", "GET", "/places/{place-id}", "Get place"),
+    entry("list_phone_methods", "GET", "/users/{user-id}/authentication/phoneMethods", "List phone methods"),
+]
+
+
+def test_who_is_in_a_list_people_mail_is_its_groups_members() -> None:
+    assert meant("who is in the Marketing distribution list?").startswith("who are the members of the Marketing")
+    assert first(PEOPLE, "who is in the Marketing distribution list?") == "list_group_members"
+    assert "members" not in meant("who is in charge of the budget?")
+
+
+def test_coworkers_are_the_people_someone_works_with() -> None:
+    assert first(PEOPLE, "who are Tomas's coworkers on the same team?") == "list_people"
+
+
+def test_a_meeting_room_is_a_place() -> None:
+    assert first(PEOPLE, "what's the phone number of the Berlin office meeting room?") == "get_place"
+
+
+def test_a_name_with_accents_is_a_name() -> None:
+    assert meant("ask Zoë and Tomás") == "ask Zoe and Tomas"
+    assert names_someone("what groups is Tomás a member of?")
+
+
+DEVICES = [
+    entry("list_managed_devices", "GET", "/deviceManagement/managedDevices", "Get managedDevices"),
+    entry("list_devices", "GET", "/devices", "List devices"),
+    entry("list_terms", "GET", "/deviceManagement/termsAndConditions", "Terms the company shows on devices"),
+    entry("sync_device", "POST", "/deviceManagement/managedDevices/{id}/syncDevice", "Sync a device"),
+]
+
+
+def test_company_laptops_are_the_devices_it_manages() -> None:
+    assert stem("managed") in query_terms("which company laptops haven't synced for a month?")
+    assert first(DEVICES, "which company laptops are there?") == "list_managed_devices"
+
+
+def test_a_device_checked_in_synced() -> None:
+    assert stem("sync") in query_terms("which devices checked in today?")
+    assert stem("sync") in query_terms("the phone checks in every hour")
+
+
+FILES = [
+    entry("invite", "POST", "/drives/{drive-id}/items/{driveItem-id}/invite", "Share a drive item: send an invitation"),
+    entry("update_permission", "PATCH", "/shares/{share-id}/permission", "Update a sharing permission"),
+    entry("delete_item", "DELETE", "/drives/{drive-id}/items/{driveItem-id}", "Delete a driveItem"),
+    entry("delete_call_record", "DELETE", "/communications/callRecords/{callRecord-id}", "Delete callRecord"),
+    entry("delete_dns_record", "DELETE", "/domainDnsRecords/{id}", "Delete domainDnsRecord"),
+    entry("get_item", "GET", "/drives/{drive-id}/items/{driveItem-id}", "Get a driveItem: who modified it, when"),
+    entry("update_status", "GET", "/deviceManagement/iosUpdateStatuses", "List iOS update statuses"),
+]
+
+
+def test_a_doc_or_a_handbook_is_a_file() -> None:
+    assert stem("file") in query_terms("give Jordan edit rights to the roadmap doc")
+    assert first(FILES, "show me who edited the handbook last") == "get_item"
+
+
+def test_a_lower_case_folder_name_after_a_word_of_age_is_a_name() -> None:
+    assert query_terms("delete the old recordings folder from my OneDrive")[stem("recordings")] < 0.5
+    assert first(FILES, "delete the old recordings folder from my OneDrive") == "delete_item"
+    # an app is named by its kind: "the old authenticator app" is an authenticator
+    assert query_terms("delete the old authenticator app")[stem("authenticator")] == 1.0
+
+
+def test_a_task_that_repeats_recurs() -> None:
+    assert stem("recurrence") in query_terms("make the water plants task repeat every Monday")
+
+
+def test_sign_in_disabled_for_someone_blocks_their_account() -> None:
+    assert meant("disable sign-in for Erin, she's gone").startswith("block sign-in of the account of Erin")
+    assert "account" not in meant("show the sign-ins for the HR app")
