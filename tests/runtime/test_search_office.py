@@ -86,3 +86,16 @@ def test_a_task_that_repeats_recurs() -> None:
 def test_sign_in_disabled_for_someone_blocks_their_account() -> None:
     assert meant("disable sign-in for Erin, she's gone").startswith("block sign-in of the account of Erin")
     assert "account" not in meant("show the sign-ins for the HR app")
+
+
+CALENDAR = [
+    entry("create_event", "POST", "/me/events", "Create an event in the user's calendar"),
+    entry("create_booking_business", "POST", "/solutions/bookingBusinesses", "Create a Bookings business"),
+    entry("create_call", "POST", "/communications/calls", "Create call"),
+]
+
+
+def test_a_call_booked_with_someone_is_a_meeting_scheduled() -> None:
+    assert meant("book a 30 minute call with Aisha") == "schedule a 30 minute meeting with Aisha"
+    assert first(CALENDAR, "book a 30 minute call with Aisha next Tuesday morning") == "create_event"
+    assert meant("book a table for two") == "book a table for two"

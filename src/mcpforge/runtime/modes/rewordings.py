@@ -99,6 +99,15 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         re.compile(r"\bremind\s+me\s+((?:[\w-]+\s+){0,4}?)before\s+(the|my|our|tomorrow's|today's)\b", re.IGNORECASE),
         r"set a reminder \1before \2",
     ),
+    # a call or a meeting booked with someone is a meeting scheduled: "book a 30 minute call with Aisha"
+    (
+        re.compile(
+            r"\bbook\s+(?:an?\s+|some\s+)?((?:[\w-]+\s+){0,3}?)"
+            r"(?:calls?|meetings?|syncs?|catch-?ups?|1:1s?|one on ones?|chats?|check-?ins?)\s+with\b",
+            re.IGNORECASE,
+        ),
+        r"schedule a \1meeting with",
+    ),
     # a room booked is reserved for a meeting, not a booking business's: "book the large conference room"
     (
         re.compile(r"\b(?:book|grab)\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space))\b", re.IGNORECASE),
