@@ -5,7 +5,8 @@ from __future__ import annotations
 from helpers import search_entry as entry
 from helpers import search_first as first
 from mcpforge.runtime.modes.asks import names_someone, query_terms
-from mcpforge.runtime.modes.sentences import meant
+from mcpforge.runtime.modes.intents import WRITE
+from mcpforge.runtime.modes.sentences import intent, meant
 from mcpforge.runtime.modes.words import stem
 
 PEOPLE = [
@@ -99,3 +100,28 @@ def test_a_call_booked_with_someone_is_a_meeting_scheduled() -> None:
     assert meant("book a 30 minute call with Aisha") == "schedule a 30 minute meeting with Aisha"
     assert first(CALENDAR, "book a 30 minute call with Aisha next Tuesday morning") == "create_event"
     assert meant("book a table for two") == "book a table for two"
+
+
+NETWORK = [
+    entry("create_prefix", "POST", "/ipam/prefixes/", "Create a prefix"),
+    entry("create_rack_reservation", "POST", "/dcim/rack-reservations/", "Reserve units of a rack"),
+    entry("list_cables", "GET", "/dcim/cables/", "List cables"),
+    entry("list_console_ports", "GET", "/dcim/console-ports/", "List console ports"),
+    entry("list_front_ports", "GET", "/dcim/front-ports/", "List front ports"),
+    entry("update_device", "PATCH", "/dcim/devices/{id}/", "Update a device"),
+]
+
+
+def test_a_block_of_addresses_is_a_prefix() -> None:
+    assert stem("prefix") in query_terms("reserve the 10.50.0.0/16 block for the new region")
+    assert first(NETWORK, "reserve the 10.50.0.0/16 block for the new region") == "create_prefix"
+
+
+def test_what_is_plugged_into_a_port_is_cabled_to_it() -> None:
+    assert first(NETWORK, "what's plugged into port 24 on the core switch?") == "list_cables"
+
+
+def test_a_network_box_retired_is_a_device_changed() -> None:
+    assert stem("device") in query_terms("decommission the old firewall fw-legacy")
+    assert intent("retire the old router") == WRITE
+    assert intent("connect the server to the switch") == WRITE

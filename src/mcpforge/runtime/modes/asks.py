@@ -59,6 +59,8 @@ _STATE_NOUN = 0.7
 # by its owner (not a path, a file or a date), and "A1:C10" a spreadsheet's range of cells.
 _KINDS = (
     ("ip", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}"), 1.0),
+    # a block of addresses ("10.50.0.0/16"): a network's prefix, a subnet, a CIDR block
+    ("prefix", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}"), 0.8),
     ("domain", re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE), 0.5),
     ("issue", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
     # a commit's hash: hexadecimal, letters and digits both ("which pull requests include abc123?")

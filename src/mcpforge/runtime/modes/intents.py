@@ -101,7 +101,8 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "sync refund pay charge void sign verify suspend resume pause stop start run trigger deploy rollback promote "
         "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
-        "generate split redeploy apply build ask ping roll confirm answer rsvp acknowledge ack",
+        "generate split redeploy apply build ask ping roll confirm answer rsvp acknowledge ack connect disconnect "
+        "retire",
         WRITE,
     ),
 )

@@ -186,6 +186,10 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("own copy", "my own copy", "our own copy"), (("fork", "clone", "copy"), 0.8)),
     # Who is on a network: its clients; numbers moved from another carrier are ported.
     "connected to": (("client", "session", "device"), 0.6),
+    # what is plugged into a port is connected to it by a cable: "what's plugged into port 24"
+    **dict.fromkeys(
+        ("plugged into", "plugged in to", "plugged in"), (("cable", "connected", "connection", "trace"), 0.6)
+    ),
     "carrier": (("carrier", "port", "porting", "portability"), 0.5),
     # Someone reached "on Teams" is reached in a chat (the product), not through a team.
     "on teams": (("chat", "message"), 0.7),

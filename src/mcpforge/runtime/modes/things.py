@@ -188,6 +188,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "company wide": USAGE,
     # a computer is a device an organisation manages
     "laptop": (("device", "computer"), 0.8),
+    # a network's boxes are its devices ("what's plugged into the core switch"); a NIC is a network interface
+    **dict.fromkeys(("switch", "switches", "router", "routers", "firewall", "firewalls"), (("device",), 0.5)),
+    **dict.fromkeys(("nic", "nics"), (("interface", "network"), 0.8)),
     # the company's own phones and laptops are the devices it manages ("which company phones haven't synced")
     **{
         f"{whose} {kind}": (("managed", "device", *also), 0.7)
