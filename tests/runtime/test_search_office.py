@@ -125,3 +125,23 @@ def test_a_network_box_retired_is_a_device_changed() -> None:
     assert stem("device") in query_terms("decommission the old firewall fw-legacy")
     assert intent("retire the old router") == WRITE
     assert intent("connect the server to the switch") == WRITE
+
+
+SOCIAL = [
+    entry("create_status", "POST", "/api/v1/statuses", "Publish a new status"),
+    entry("reblog", "POST", "/api/v1/statuses/{id}/reblog", "Reshare a status to your followers"),
+    entry("get_instance", "GET", "/api/v1/instance", "Information about the server"),
+    entry("list_peers", "GET", "/api/v1/instance/peers", "Domains this server is aware of"),
+    entry("block_account", "POST", "/api/v1/accounts/{id}/block", "Block account"),
+    entry("create_list", "POST", "/api/v1/lists", "Create a list"),
+]
+
+
+def test_what_a_post_says_is_what_to_write() -> None:
+    assert stem("server") not in query_terms("post a toot saying the server is back up")
+    assert stem("server") in query_terms("what is the server saying")  # a question, not a message sent
+    assert first(SOCIAL, "post a toot saying the server is back up") == "create_status"
+
+
+def test_a_post_boosted_is_reblogged() -> None:
+    assert first(SOCIAL, "boost Alice's latest post") == "reblog"

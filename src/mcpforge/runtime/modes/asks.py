@@ -91,6 +91,9 @@ def query_terms(text: str) -> dict[str, float]:
     action, colon, _ = text.partition(": ")
     if colon and intent(action):
         text = action
+    said_text = _SAYING.search(text)  # "post a note saying the server is back up": what to write
+    if said_text and intent(text[: said_text.start()]):
+        text = text[: said_text.start()]
     weights: dict[str, float] = {}
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
@@ -189,6 +192,10 @@ def query_terms(text: str) -> dict[str, float]:
         for term in map(stem, _GATHERING):
             weights[term] = max(weights.get(term, 0.0), _GATHERING_WEIGHT)
     return weights
+
+
+# What a message says, after the action that sends it: "post a toot saying the server is back up".
+_SAYING = re.compile(r"\s(?:saying|that\s+says|which\s+says|to\s+say)\s", re.IGNORECASE)
 
 
 # What a request keeps in a named folder is a file, named by the words before it: "copy the contract

@@ -265,6 +265,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # news for others is a post, not a change: "share an update in the general channel"
     "an update": (("post", "message", "status"), 0.6),
+    # a short post on a social network: a status ("post a toot", "delete my last tweet")
+    **dict.fromkeys(("toot", "toots", "tweet", "tweets"), (("status", "post"), 0.7)),
     # time away asked for: "approve Ana's leave request"
     **dict.fromkeys(("leave request", "leave requests"), (("time", "off", "request", "absence", "leave"), 0.8)),
     "over time": (("history", "trend"), 0.6),  # "how has Tom's risk changed over time"

@@ -85,6 +85,8 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "reply all": (("reply", "all", "mail", "message"), 0.9),  # an email's answer to everyone on it
     "comment": (("comment", "reply", "note"), 0.5),
     "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
+    # another's post shared again with one's own followers: reblogged, reposted
+    **dict.fromkeys(("boost", "retweet", "repost"), (("reblog", "repost", "retweet", "share"), 0.7)),
     "forward": (("forward",), 1.0),
     "pass on": (("forward", "share"), 0.8),  # "pass the design review invitation on to Jim"
     "turn down": (("decline", "reject"), 0.9),  # "turn down the offsite invite"
