@@ -5,7 +5,8 @@ from __future__ import annotations
 from helpers import search_entry as entry
 from helpers import search_first as first
 from mcpforge.runtime.modes.asks import names_someone, query_terms
-from mcpforge.runtime.modes.intents import WRITE
+from mcpforge.runtime.modes.intents import CREATE, WRITE
+from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.runtime.modes.sentences import intent, meant
 from mcpforge.runtime.modes.words import stem
 
@@ -145,3 +146,11 @@ def test_what_a_post_says_is_what_to_write() -> None:
 
 def test_a_post_boosted_is_reblogged() -> None:
     assert first(SOCIAL, "boost Alice's latest post") == "reblog"
+
+
+def test_a_value_added_to_a_things_property_is_an_update() -> None:
+    assert property_phrases("add the custom domain shop.example.com to the store site", CREATE) == ["custom domain"]
+    assert property_phrases("add a student to the chemistry class", CREATE) == []  # a member added
+    docs = [{"resource": ["site"], "properties": ["custom_domain"]}, {"resource": ["site"], "properties": ["name"]}]
+    raised = Properties(docs, 1.0, 0.5).scores("add the custom domain shop.example.com to the store site", CREATE)
+    assert set(raised) == {0}

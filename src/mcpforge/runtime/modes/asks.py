@@ -31,7 +31,7 @@ from .sentences import (
 )
 from .words import STOPWORDS, VALUES, stem, words, wordset
 
-__all__ = ["names_someone", "query_terms"]
+__all__ = ["adds_someone", "asks_of_self", "names_someone", "query_terms"]
 
 
 _LONGEST = max(len(k.split()) for k in EVERYDAY)
@@ -177,7 +177,7 @@ def query_terms(text: str) -> dict[str, float]:
     if lets_someone(said):  # "let my assistant see my calendar": a permission given
         for term in _LETTING:
             weights.setdefault(stem(term), _LETTING_WEIGHT)
-    if _adds_someone(text):  # "add Bob to the Finance group": a member of it
+    if adds_someone(text):  # "add Bob to the Finance group": a member of it
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
@@ -326,7 +326,7 @@ _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
 
 
-def _adds_someone(text: str) -> bool:
+def adds_someone(text: str) -> bool:
     """Whether the request puts a person (a name the lexicon does not know) into something or takes one out."""
     found = _ADDS_SOMEONE.search(meant(_QUOTED.sub(" ", text)))
     if found is None:

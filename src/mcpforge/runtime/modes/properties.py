@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from ..contract import SEARCH_NESTED
-from .asks import query_terms
+from .asks import adds_someone, query_terms
 from .intents import CREATE, READ
 from .sentences import unwrapped
 from .words import STOPWORDS, VALUES, terms, wordset
@@ -48,6 +48,13 @@ _SWITCHED = re.compile(
 )
 # "mark the message from HR as read", "mark the VM as generalized": the state's name (isRead, generalized).
 _MARKED_AS = re.compile(rf"\bmark\s+(?:\S+\s+){{1,6}}?as\s+(?:an?\s+)?({_WORD})", re.IGNORECASE)
+# "add the custom domain shop.example.com to the store site", "add a redirect URL to the expense app": a value
+# added to a thing's property (custom_domain, redirectUris), when no resource of the API is named so.
+_ADDED_TO = re.compile(
+    rf"^\s*add\s+(?:an?|another|the|one\s+more)\s+((?:{_WORD}\s+){{0,2}}?{_WORD})\s+(?:\S+\s+)?(?:to|on)\s+"
+    r"(?:the|my|our|this|that|its)\b",
+    re.IGNORECASE,
+)
 # "give the Design channel a new description": what is set anew is the thing's property.
 _GIVEN_NEW = re.compile(rf"\bgive\s+(?:\S+\s+){{1,4}}?an?\s+new\s+((?:{_WORD}\s+)?{_WORD})", re.IGNORECASE)
 # "how much CPU quota do we have left", "how many seats does the plan have": an amount a record keeps.
@@ -123,6 +130,8 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
         phrases += [_words(found) for found in _IN_THE.findall(request)]
         phrases += [_words(found) for found in _HOW_MUCH.findall(request)]
         phrases += [_words(found) for found in (*_WHOSE.findall(request), *_WHO_HAS.findall(request))]
+    if wanted == CREATE and not adds_someone(request):  # "add a student to the class": a member
+        phrases += [_words(found) for found in _ADDED_TO.findall(request)]
     if "PATCH" in wanted:
         phrases += [_words(the or last) for the, last in _MADE_INTO.findall(request)]
         phrases += [_words(found) for found in _SWITCHED.findall(request)]
