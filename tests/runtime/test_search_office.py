@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import search_entry as entry
 from helpers import search_first as first
 from mcpforge.runtime.modes.asks import names_someone, query_terms
-from mcpforge.runtime.modes.intents import CREATE, WRITE
+from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE, WRITE
 from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.runtime.modes.sentences import intent, meant
 from mcpforge.runtime.modes.words import stem
@@ -154,3 +154,11 @@ def test_a_value_added_to_a_things_property_is_an_update() -> None:
     docs = [{"resource": ["site"], "properties": ["custom_domain"]}, {"resource": ["site"], "properties": ["name"]}]
     raised = Properties(docs, 1.0, 0.5).scores("add the custom domain shop.example.com to the store site", CREATE)
     assert set(raised) == {0}
+
+
+def test_things_described_by_when_they_were_changed_ask_no_change() -> None:
+    assert intent("export the products updated since Monday") != UPDATE
+    assert query_terms("export the products updated since Monday")[stem("updated")] < 1.0
+    assert intent("show invoices created last month") == READ
+    # in a question, what happened is what is asked: the bounces
+    assert query_terms("which email addresses bounced yesterday?")[stem("bounced")] == 1.0

@@ -40,6 +40,8 @@ __all__ = [
 _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
+_QUESTIONS = wordset("which what who how when where")
+_WHEN_DONE = wordset("since last this yesterday today before after during within between earlier recently lately")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
 
 
@@ -61,7 +63,18 @@ def described(said: list[str]) -> set[int]:
         and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
-    return done_to | _relative(said)
+    # "export the products updated since Monday": a participle after its thing, then when (in a question it
+    # is what is asked: "which addresses bounced yesterday")
+    done_when = {
+        index
+        for index in range(2, len(said) - 1 if said[:1] and said[0] not in _QUESTIONS else 0)
+        if said[index].endswith("ed")
+        and len(said[index]) > 4
+        and said[index + 1] in _WHEN_DONE
+        and said[index - 1] not in STOPWORDS
+        and said[index - 1] not in _DOERS
+    }
+    return done_to | done_when | _relative(said)
 
 
 def condition(said: list[str]) -> set[int]:
