@@ -162,3 +162,7 @@ def test_things_described_by_when_they_were_changed_ask_no_change() -> None:
     assert intent("show invoices created last month") == READ
     # in a question, what happened is what is asked: the bounces
     assert query_terms("which email addresses bounced yesterday?")[stem("bounced")] == 1.0
+
+
+def test_a_grade_is_a_submissions_outcome() -> None:
+    assert stem("outcome") in query_terms("grade Ahmed's submission for the lab report")
