@@ -166,3 +166,7 @@ def test_things_described_by_when_they_were_changed_ask_no_change() -> None:
 
 def test_a_grade_is_a_submissions_outcome() -> None:
     assert stem("outcome") in query_terms("grade Ahmed's submission for the lab report")
+
+
+def test_a_connection_refreshed_is_synchronised() -> None:
+    assert stem("sync") in query_terms("refresh the user's bank connection")

@@ -85,6 +85,8 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "reply all": (("reply", "all", "mail", "message"), 0.9),  # an email's answer to everyone on it
     "comment": (("comment", "reply", "note"), 0.5),
     "post": (("message", "create"), 0.4),  # what someone posts in a channel is a message
+    # data fetched again from where it comes from: synchronised ("refresh the user's bank connection")
+    **dict.fromkeys(("refresh", "resync", "re sync"), (("sync", "synchronize", "synchronization", "refresh"), 0.6)),
     # a teacher's mark on a submission: its outcome, score or points ("grade Ahmed's lab report")
     **dict.fromkeys(("grade", "grading"), (("outcome", "score", "points", "feedback", "submission"), 0.6)),
     # another's post shared again with one's own followers: reblogged, reposted
