@@ -170,3 +170,13 @@ def test_a_grade_is_a_submissions_outcome() -> None:
 
 def test_a_connection_refreshed_is_synchronised() -> None:
     assert stem("sync") in query_terms("refresh the user's bank connection")
+
+
+def test_a_rewording_rounds_words() -> None:
+    assert stem("forward") in query_terms("send Dana's invoice mail on to accounting@contoso.com")
+    assert intent("send Dana's invoice mail on to accounting@contoso.com") == CREATE
+    assert stem("place") in query_terms("what meeting spaces are there in building 4?")
+    assert stem("version") in query_terms("get me the older copy of the policy document")
+    assert meant("mark me as busy on Teams") == "set my presence to busy on Teams"
+    assert meant("file the newsletters into my Reading folder") == "move the newsletters to my Reading folder"
+    assert meant("file a bug about the login page") == "file a bug about the login page"

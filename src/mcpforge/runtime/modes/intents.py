@@ -30,6 +30,7 @@ INTENT_PHRASES = {
     "top up": CREATE,  # money added: a purchase or a payment
     "turn down": WRITE,  # an invitation or an offer declined
     "pass on": CREATE,  # "pass the invitation on to Jim": forwarded
+    "send on": CREATE,
     "switch off": WRITE,
     "switch on": UPDATE,
     "set up": CREATE,

@@ -84,9 +84,6 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "who opened": (("open", "view", "viewed", "activity", "analytics"), 0.6),
     "copy": (("duplicate", "clone", "replicate"), 0.7),
     "duplicate": (("copy", "clone"), 0.6),
-    "version history": (("version",), 0.9),  # a file's versions, not an audit log
-    # The version of what is running: the service's own description ("what version of Orthanc is running?").
-    "what version": (("version", "system", "about", "info", "build", "health"), 0.6),
     **dict.fromkeys(("color code", "colour code"), (("category", "color", "label", "tag"), 0.8)),  # "color-code it red"
     # the kinds of leave an employer keeps ("add a leave type for jury duty")
     **dict.fromkeys(("leave type", "leave types", "type of leave", "leave reason"), (("time", "off", "reason"), 0.8)),
@@ -101,11 +98,6 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # "her own login": whose it is, not an owner.
     **{f"{whose} own": ((), 0.0) for whose in ("my", "your", "his", "her", "our", "their")},
     "mute": (("ignore", "ignored", "subscription", "unsubscribe", "silence", "notification"), 0.6),
-    "bank account": (("bank", "account", "payout", "settlement", "deposit", "transfer"), 0.5),
-    "menu": (("catalog", "item", "product"), 0.7),
-    # In a business system a product is an item of its inventory or catalog, and stock its quantity.
-    "product": (("item", "inventory", "catalog", "product"), 0.5),
-    "stock": (("inventory", "quantity", "available"), 0.5),
     # Hours logged are a time entry: a time card, a timesheet, a work log.
     "log hours": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),
     "log time": (("time", "timecard", "timesheet", "worklog", "hours", "entry", "create"), 0.7),

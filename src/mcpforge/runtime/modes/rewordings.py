@@ -135,7 +135,15 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     # a thing listed for sale is sold, not listed: "list my guitar for sale"
     (re.compile(r"\blist\s+((?:[\w'-]+\s+){1,4}?)(?:up\s+)?for\s+sale\b", re.IGNORECASE), r"sell \1"),
     # someone shown as a state is their presence set: "show me as busy on Teams"
-    (re.compile(r"^\s*show\s+me\s+as\b", re.IGNORECASE), "set my presence to"),
+    (re.compile(r"^\s*(?:show|mark|set)\s+me\s+as\b", re.IGNORECASE), "set my presence to"),
+    # a message filed into a folder is moved there: "file the newsletters into my Reading folder"
+    (
+        re.compile(
+            r"\bfile\s+((?:[\w'-]+\s+){1,4}?)(?:into|in|under|to)\s+((?:my|the|our)\s+(?:[\w'-]+\s+){0,2}?folder)\b",
+            re.IGNORECASE,
+        ),
+        r"move \1to \2",
+    ),
     # who owns a thing asks for its owners, not for what someone owns: "who owns the Legal team?"
     (re.compile(r"\bwho\s+owns\b", re.IGNORECASE), "who are the owners of"),
     # who manages a thing (not a person) owns it: "who manages the Marketing group?"

@@ -156,6 +156,18 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "label": (("label", "tag"), 0.5),
     "tag": (("label", "tag"), 0.5),
     "version": (("release", "tag", "version"), 0.5),
+    "version history": (("version",), 0.9),  # a file's versions, not an audit log
+    # a document as it was before: one of its versions ("get me the older copy of the policy document")
+    **dict.fromkeys(
+        ("older copy", "old copy", "previous copy", "earlier copy", "older copies"), (("version", "history"), 0.8)
+    ),
+    # The version of what is running: the service's own description ("what version of Orthanc is running?").
+    "what version": (("version", "system", "about", "info", "build", "health"), 0.6),
+    "bank account": (("bank", "account", "payout", "settlement", "deposit", "transfer"), 0.5),
+    "menu": (("catalog", "item", "product"), 0.7),
+    # In a business system a product is an item of its inventory or catalog, and stock its quantity.
+    "product": (("item", "inventory", "catalog", "product"), 0.5),
+    "stock": (("inventory", "quantity", "available"), 0.5),
     "thread": (("conversation", "thread", "discussion"), 0.5),
     "conversation": (("thread", "discussion", "chat"), 0.5),
     "chat": (("conversation", "message"), 0.4),
@@ -233,7 +245,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "classroom": (("class",), 0.8),
     # a conference room is a meeting room: booked for a meeting, or a place ("the Building 2 conference room")
     **dict.fromkeys(
-        ("conference room", "conference rooms", "meeting room", "meeting rooms"),
+        ("conference room", "conference rooms", "meeting room", "meeting rooms", "meeting space", "meeting spaces"),
         (("room", "meeting", "event", "calendar", "place"), 0.8),
     ),
     # what someone agrees to before using a service

@@ -92,7 +92,8 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     # another's post shared again with one's own followers: reblogged, reposted
     **dict.fromkeys(("boost", "retweet", "repost"), (("reblog", "repost", "retweet", "share"), 0.7)),
     "forward": (("forward",), 1.0),
-    "pass on": (("forward", "share"), 0.8),  # "pass the design review invitation on to Jim"
+    # "pass the design review invitation on to Jim", "send Dana's invoice on to accounting"
+    **dict.fromkeys(("pass on", "send on"), (("forward", "share"), 0.8)),
     "turn down": (("decline", "reject"), 0.9),  # "turn down the offsite invite"
     "turned down": (("decline", "attendee", "response"), 0.8),  # "who turned down the invite"
     "answer": (("reply", "respond", "answer"), 0.7),  # "answer Tom's latest message"
