@@ -180,3 +180,8 @@ def test_a_rewording_rounds_words() -> None:
     assert meant("mark me as busy on Teams") == "set my presence to busy on Teams"
     assert meant("file the newsletters into my Reading folder") == "move the newsletters to my Reading folder"
     assert meant("file a bug about the login page") == "file a bug about the login page"
+
+
+def test_a_checking_account_is_an_account_not_a_check() -> None:
+    assert stem("checking") not in query_terms("open a new checking account for Acme LLC")
+    assert stem("account") in query_terms("open a new checking account for Acme LLC")

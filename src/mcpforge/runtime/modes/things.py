@@ -164,6 +164,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # The version of what is running: the service's own description ("what version of Orthanc is running?").
     "what version": (("version", "system", "about", "info", "build", "health"), 0.6),
     "bank account": (("bank", "account", "payout", "settlement", "deposit", "transfer"), 0.5),
+    # a bank's kinds of account are accounts, not checks or savings goals ("open a new checking account")
+    **dict.fromkeys(
+        ("checking account", "checking accounts", "savings account", "savings accounts", "current account"),
+        (("account", "bank"), 0.8),
+    ),
     "menu": (("catalog", "item", "product"), 0.7),
     # In a business system a product is an item of its inventory or catalog, and stock its quantity.
     "product": (("item", "inventory", "catalog", "product"), 0.5),
