@@ -185,3 +185,24 @@ def test_a_rewording_rounds_words() -> None:
 def test_a_checking_account_is_an_account_not_a_check() -> None:
     assert stem("checking") not in query_terms("open a new checking account for Acme LLC")
     assert stem("account") in query_terms("open a new checking account for Acme LLC")
+
+
+REPOS = [
+    entry("list_repo_teams", "GET", "/repos/{owner}/{repo}/teams", "List repository teams"),
+    entry("list_org_teams", "GET", "/orgs/{org}/teams", "List teams"),
+    entry("list_my_teams", "GET", "/user/teams", "List teams for the authenticated user"),
+    entry("list_child_teams", "GET", "/orgs/{org}/teams/{team_slug}/teams", "List child teams"),
+    entry("list_releases", "GET", "/repos/{owner}/{repo}/releases", "List releases"),
+    entry(
+        "download_archive", "GET", "/orgs/{org}/migrations/{id}/archive", "Download an organization migration archive"
+    ),
+]
+
+
+def test_a_repository_named_by_its_owner_is_a_repo_of_the_paths() -> None:
+    assert stem("repo") in query_terms("list the teams that can push to acme/api")
+    assert first(REPOS, "list the teams that can push to acme/api") == "list_repo_teams"
+
+
+def test_download_counts_are_a_releases_not_a_download() -> None:
+    assert first(REPOS, "list the releases and their download counts") == "list_releases"

@@ -65,7 +65,7 @@ _KINDS = (
     ("issue", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
     # a commit's hash: hexadecimal, letters and digits both ("which pull requests include abc123?")
     ("commit", re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,40}"), 0.5),
-    ("repository", re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),
+    ("repository repo", re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),  # paths say "repos"
     ("range", re.compile(r"[A-Z]{1,3}\d{1,7}:[A-Z]{1,3}\d{1,7}", re.IGNORECASE), 0.8),
 )
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
@@ -114,7 +114,8 @@ def query_terms(text: str) -> dict[str, float]:
             # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
             for kind, form, weight in _KINDS:
                 if form.fullmatch(bare):
-                    weights.setdefault(stem(kind), weight)
+                    for word in kind.split():
+                        weights.setdefault(stem(word), weight)
                     break
             tokens.append(_value_free(token, bare))
     said = said_words(" ".join(tokens))

@@ -156,6 +156,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "label": (("label", "tag"), 0.5),
     "tag": (("label", "tag"), 0.5),
     "version": (("release", "tag", "version"), 0.5),
+    # how often a published file was fetched: its release assets' counts, not a download to make
+    **dict.fromkeys(("download count", "download counts"), (("asset", "release", "count"), 0.7)),
     "version history": (("version",), 0.9),  # a file's versions, not an audit log
     # a document as it was before: one of its versions ("get me the older copy of the policy document")
     **dict.fromkeys(
