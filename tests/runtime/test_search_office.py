@@ -206,3 +206,10 @@ def test_a_repository_named_by_its_owner_is_a_repo_of_the_paths() -> None:
 
 def test_download_counts_are_a_releases_not_a_download() -> None:
     assert first(REPOS, "list the releases and their download counts") == "list_releases"
+
+
+def test_notified_when_something_happens_is_a_subscription_and_a_shared_calendar_is_a_calendar() -> None:
+    assert stem("subscription") in query_terms("get notified when a new file is added to the Legal drive")
+    assert query_terms("get notified whenever a file lands")[stem("notification")] >= 0.9
+    assert stem("share") not in query_terms("what's the group's shared calendar this week?")
+    assert stem("group") in query_terms("what's on the Finance group calendar?")

@@ -40,6 +40,8 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     "whenever": (("webhook", "hook", "event", "subscription"), 0.6),
     "each time": (("webhook", "hook", "event", "subscription"), 0.6),
     "notify me": (("webhook", "subscription", "notification"), 0.6),
+    # "get notified when a file lands in the folder": a notification, and what sends it
+    **dict.fromkeys(("get notified", "be notified"), (("notification", "subscription", "webhook", "notify"), 0.9)),
     # to hear when something happens is a rule, a trigger or a subscription ("alert me when the truck leaves")
     **dict.fromkeys(
         ("notify me when", "tell me when", "let me know when", "ping me when"),

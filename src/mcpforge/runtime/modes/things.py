@@ -250,6 +250,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         (("configuration", "device", "profile"), 0.8),
     ),
     "classroom": (("class",), 0.8),
+    # a calendar people share is a calendar and its events, not a share ("the group's shared calendar this week")
+    **dict.fromkeys(("shared calendar", "shared calendars"), (("calendar", "event"), 0.8)),
     # a conference room is a meeting room: booked for a meeting, or a place ("the Building 2 conference room")
     **dict.fromkeys(
         ("conference room", "conference rooms", "meeting room", "meeting rooms", "meeting space", "meeting spaces"),
