@@ -5,6 +5,8 @@ from __future__ import annotations
 from helpers import search_entry as entry
 from helpers import search_first as first
 from mcpforge.runtime.modes.asks import names_someone, query_terms
+from mcpforge.runtime.modes.documents import analyse_api, entry_texts
+from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE, WRITE
 from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.runtime.modes.sentences import intent, meant
@@ -213,3 +215,18 @@ def test_notified_when_something_happens_is_a_subscription_and_a_shared_calendar
     assert query_terms("get notified whenever a file lands")[stem("notification")] >= 0.9
     assert stem("share") not in query_terms("what's the group's shared calendar this week?")
     assert stem("group") in query_terms("what's on the Finance group calendar?")
+
+
+SHOPPING = [
+    entry("content_accounts_get", "GET", "/{merchantId}/accounts/{accountId}", "Retrieves a Merchant Center account"),
+    entry("content_accountstatuses_get", "GET", "/{merchantId}/accountstatuses/{accountId}", "Retrieves a status"),
+    entry("content_datafeedstatuses_get", "GET", "/{merchantId}/datafeedstatuses/{datafeedId}", "Retrieves a status"),
+]
+
+
+def test_two_words_a_resource_runs_together_name_it() -> None:
+    index = SearchIndex(SHOPPING, analysed=analyse_api([entry_texts(e) for e in SHOPPING]))
+    asked = query_terms("what's my account status?")
+    joined = index._joined("what's my account status?", asked)
+    assert joined[stem("accountstatuses")] == 0.5 * (asked[stem("account")] + asked[stem("status")]) / 2
+    assert stem("accountstatus") not in index._joined("what's the status of my account?", asked)  # not in a row

@@ -36,7 +36,7 @@ from .intents import READ
 from .properties import Properties
 from .records import ASKERS, PEOPLE, Records, with_record
 from .sentences import intent
-from .words import stem, terms, words
+from .words import STOPWORDS, stem, terms, words
 
 __all__ = ["Hit", "SearchIndex", "Weights", "summary_of"]
 
@@ -74,6 +74,9 @@ class Weights:
     # A term rare among the operations' resources but common elsewhere ("doctor", in every operation's
     # arguments and one resource): where it names an operation's resource, its rarity as a resource x this.
     named_rarity: float = 0.4
+    # Two words said in a row that an API runs together as one resource's name (Google's "accountstatuses",
+    # "orgunits"): the joined word, at this share of the two words' weight.
+    joined: float = 0.5
 
 
 # The fields of what an operation takes (its parameters and body), not of what it is.
@@ -169,7 +172,8 @@ class SearchIndex:
         # Every term adds up: an operation that matches several of the words people use for one thing
         # ("who am I": authenticated, current, user) ranks above one that happens to match one of them.
         postings = self._postings
-        asked = query_terms(request)
+        # "what's my account status": the API's /accountstatuses, its words written together
+        asked = self._joined(request, query_terms(request))
         wanted = intent(request)
         # A question is seldom answered by what a change takes: a write's parameters and body fields
         # (a backend service's, a volume claim's) count less for a request that only reads.
@@ -202,6 +206,16 @@ class SearchIndex:
         if wanted == READ and not toolset:
             spread = with_record(spread, self._records.asked(request, someone, asker), limit)
         return [Hit(self.entries[n], -s) for s, n in spread]
+
+    def _joined(self, request: str, asked: dict[str, float]) -> dict[str, float]:
+        """``asked`` with two words said in a row that a resource runs together ("account status": accountstatuses)."""
+        said = [word for word in words(request) if word.isalpha() and word not in STOPWORDS]
+        joined = dict(asked)
+        for first, second in itertools.pairwise(said):
+            term = stem(first + second)
+            if term in self._things and term not in joined and stem(first) in asked and stem(second) in asked:
+                joined[term] = self.weights.joined * (asked[stem(first)] + asked[stem(second)]) / 2
+        return joined
 
     def _spread(
         self, ranked: list[tuple[float, int]], limit: int, asked: Mapping[str, float]
