@@ -230,3 +230,9 @@ def test_two_words_a_resource_runs_together_name_it() -> None:
     joined = index._joined("what's my account status?", asked)
     assert joined[stem("accountstatuses")] == 0.5 * (asked[stem("account")] + asked[stem("status")]) / 2
     assert stem("accountstatus") not in index._joined("what's the status of my account?", asked)  # not in a row
+
+
+def test_a_thing_moved_to_a_time_is_rescheduled() -> None:
+    assert meant("move Thursday's standup to 10am").startswith("reschedule Thursday")
+    assert meant("move the task to next Friday") == "reschedule the task to next Friday"
+    assert meant("move the files to the Archive folder") == "move the files to the Archive folder"

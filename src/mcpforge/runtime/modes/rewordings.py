@@ -54,6 +54,15 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"\1 \2 meeting",
     ),
+    # a thing moved to a time or a day is rescheduled: "move Thursday's standup to 10am"
+    (
+        re.compile(
+            r"\bmove\s+((?:[\w'-]+\s+){1,4}?)to\s+(?=(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|midnight|tomorrow"
+            r"|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b)",
+            re.IGNORECASE,
+        ),
+        r"reschedule \1to ",
+    ),
     # time said by its amount is logged as time: "log 2 hours on ticket T-12", "log 30 minutes to the bug"
     (
         re.compile(
