@@ -42,6 +42,18 @@ def test_a_name_with_accents_is_a_name() -> None:
     assert names_someone("what groups is Tomás a member of?")
 
 
+FRENCH = [
+    entry("creer_facture", "POST", "/factures", "Créer une facture"),
+    entry("lister_clients", "GET", "/clients", "Lister les clients"),
+]
+
+
+def test_accents_are_left_off_on_both_sides_alike() -> None:
+    assert stem("größe") == stem("große")
+    assert first(FRENCH, "créer une facture") == "creer_facture"
+    assert first(FRENCH, "creer une facture") == "creer_facture"  # typed without its accents
+
+
 DEVICES = [
     entry("list_managed_devices", "GET", "/deviceManagement/managedDevices", "Get managedDevices"),
     entry("list_devices", "GET", "/devices", "List devices"),

@@ -12,13 +12,12 @@ with the link can watch it"). :mod:`.asks` reads the request's terms from what t
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
 from .lexicon import EVERYDAY
 from .rewordings import REWORDINGS
-from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
+from .words import POINTING, STOPWORDS, VALUES, stem, unaccented, words, wordset
 
 __all__ = [
     "condition",
@@ -205,18 +204,12 @@ def unwrapped(text: str) -> str:
 @lru_cache(maxsize=256)
 def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
-    text = unwrapped(_ONE_ON_ONE.sub("one on one", _unaccented(text)))
+    # "Tomás" and "Zoë" are names as "Tomas" and "Zoe" are (the terms of both sides are unaccented alike)
+    text = unwrapped(_ONE_ON_ONE.sub("one on one", unaccented(text)))
     text = _GIVE_ME.sub(r"\1show me ", text)
     for pattern, rewrite in REWORDINGS:
         text = pattern.sub(rewrite, text)
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
-
-
-def _unaccented(text: str) -> str:
-    """``text`` with its letters' accents left off: "Tomás" and "Zoë" are names as "Tomas" and "Zoe" are."""
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def _not_done(match: re.Match[str]) -> str:

@@ -10,10 +10,11 @@ it names) is :mod:`.asks`'s.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["POINTING", "STOPWORDS", "VALUES", "stem", "terms", "words", "wordset"]
+__all__ = ["POINTING", "STOPWORDS", "VALUES", "stem", "terms", "unaccented", "words", "wordset"]
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -109,9 +110,18 @@ _BRITISH = {
 _BRITISH_START = re.compile("|".join(sorted(_BRITISH, key=len, reverse=True)))
 
 
+def unaccented(text: str) -> str:
+    """``text`` with its letters' accents left off ("Tomás", "créer", "Größe": "Tomas", "creer", "Große")."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The word's stem (Snowball English), lower-case."""
+    """The word's stem (Snowball English), lower-case, its accents left off: both sides of a search write
+    "créer" or "Zürich" with or without them."""
+    word = unaccented(word)
     if word in _KEEP or len(word) <= 2 or word.isdigit():
         return word
     if word in _NOUNS:
