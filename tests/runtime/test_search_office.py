@@ -248,3 +248,7 @@ def test_a_thing_moved_to_a_time_is_rescheduled() -> None:
     assert meant("move Thursday's standup to 10am").startswith("reschedule Thursday")
     assert meant("move the task to next Friday") == "reschedule the task to next Friday"
     assert meant("move the files to the Archive folder") == "move the files to the Archive folder"
+
+
+def test_who_can_see_a_file_asks_for_its_permissions() -> None:
+    assert stem("permission") in query_terms("who else can see the salary spreadsheet?")

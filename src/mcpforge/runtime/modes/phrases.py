@@ -30,7 +30,10 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # whether someone can see or change a thing: its permissions ("who's able to see the Q3 report?")
     **dict.fromkeys(
-        ("able to see", "able to open", "able to edit", "able to access", "allowed to see", "allowed to edit"),
+        (
+            *("able to see", "able to open", "able to edit", "able to access", "allowed to see", "allowed to edit"),
+            *("who can see", "who else can see", "who can open", "who can edit", "who else can edit"),
+        ),
         (("permission", "access", "share"), 0.7),
     ),
     # whether a service is up: its health or status ("is the server healthy?")
