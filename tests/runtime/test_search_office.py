@@ -252,3 +252,8 @@ def test_a_thing_moved_to_a_time_is_rescheduled() -> None:
 
 def test_who_can_see_a_file_asks_for_its_permissions() -> None:
     assert stem("permission") in query_terms("who else can see the salary spreadsheet?")
+
+
+def test_a_thing_turned_into_another_kind_makes_one_from_it() -> None:
+    assert meant("convert the Marketing group into a team") == "create a team from the Marketing group "
+    assert intent("turn the Marketing group into a Team") == CREATE

@@ -63,6 +63,14 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"reschedule \1to ",
     ),
+    # a thing turned into another kind makes one of that kind from it: "convert the Marketing group into a team"
+    (
+        re.compile(
+            r"\b(?:convert|turn|make)\s+((?:the|my|our|this|that)\s+(?:[\w'-]+\s+){1,4}?)into\s+(?:an?\s+)?([\w-]+)",
+            re.IGNORECASE,
+        ),
+        r"create a \2 from \1",
+    ),
     # time said by its amount is logged as time: "log 2 hours on ticket T-12", "log 30 minutes to the bug"
     (
         re.compile(
