@@ -52,21 +52,25 @@ _GONE = wordset("removed deleted trashed erased")
 _GONE_WEIGHT = 0.6
 # What a state's adjective names: a "compliant" device's compliance, an "important" email's importance.
 _STATE_NOUN = 0.7
-# A value whose form says what it is: (the word for it, its form, its weight), first match wins.
+# A value whose form says what it is: (the words for it, its form, its weight), first match wins.
 # An address is what a request acts on ("assign 10.0.0.5 to the interface"); a host's name (blog.example.com,
 # not jane@example.com) counts less than a word said: it may be what a thing is for ("a TLS certificate
 # for example.com"); an issue tracker's key ("PROJ-45") names an issue, "acme/widgets" a repository
 # by its owner (not a path, a file or a date), and "A1:C10" a spreadsheet's range of cells.
 _KINDS = (
-    ("ip", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}"), 1.0),
+    (("ip",), re.compile(r"\d{1,3}(?:\.\d{1,3}){3}"), 1.0),
     # a block of addresses ("10.50.0.0/16"): a network's prefix, a subnet, a CIDR block
-    ("prefix", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}"), 0.8),
-    ("domain", re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE), 0.5),
-    ("issue", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
+    (("prefix",), re.compile(r"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}"), 0.8),
+    (
+        ("domain",),
+        re.compile(r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|eu|info|biz)", re.IGNORECASE),
+        0.5,
+    ),
+    (("issue",), re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
     # a commit's hash: hexadecimal, letters and digits both ("which pull requests include abc123?")
-    ("commit", re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,40}"), 0.5),
-    ("repository repo", re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),  # paths say "repos"
-    ("range", re.compile(r"[A-Z]{1,3}\d{1,7}:[A-Z]{1,3}\d{1,7}", re.IGNORECASE), 0.8),
+    (("commit",), re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,40}"), 0.5),
+    (("repository", "repo"), re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),  # paths say "repos"
+    (("range",), re.compile(r"[A-Z]{1,3}\d{1,7}:[A-Z]{1,3}\d{1,7}", re.IGNORECASE), 0.8),
 )
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)
 _FILE_NAME = re.compile(
@@ -88,12 +92,9 @@ def query_terms(text: str) -> dict[str, float]:
     count little. A file's name (``budget.xlsx``) says "file".
     """
     text = _FILED.sub(_a_file, _QUOTED.sub(" ", text))
-    action, colon, _ = text.partition(": ")
-    if colon and intent(action):
-        text = action
-    said_text = _SAYING.search(text)  # "post a note saying the server is back up": what to write
-    if said_text and intent(text[: said_text.start()]):
-        text = text[: said_text.start()]
+    written = _WRITTEN.search(text)
+    if written and intent(text[: written.start()]):
+        text = text[: written.start()]
     weights: dict[str, float] = {}
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
@@ -114,7 +115,7 @@ def query_terms(text: str) -> dict[str, float]:
             # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
             for kind, form, weight in _KINDS:
                 if form.fullmatch(bare):
-                    for word in kind.split():
+                    for word in kind:
                         weights.setdefault(stem(word), weight)
                     break
             tokens.append(_value_free(token, bare))
@@ -195,8 +196,9 @@ def query_terms(text: str) -> dict[str, float]:
     return weights
 
 
-# What a message says, after the action that sends it: "post a toot saying the server is back up".
-_SAYING = re.compile(r"\s(?:saying|that\s+says|which\s+says|to\s+say)\s", re.IGNORECASE)
+# What a request gives to write, after the action that writes it: a colon ("file a bug: the login page
+# crashes") or what a message says ("post a toot saying the server is back up").
+_WRITTEN = re.compile(r": |\s(?:saying|that\s+says|which\s+says|to\s+say)\s", re.IGNORECASE)
 
 
 # What a request keeps in a named folder is a file, named by the words before it: "copy the contract

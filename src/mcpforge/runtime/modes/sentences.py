@@ -62,18 +62,25 @@ def described(said: list[str]) -> set[int]:
         and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
-    # "export the products updated since Monday": a participle after its thing, then when (in a question it
-    # is what is asked: "which addresses bounced yesterday")
-    done_when = {
+    return done_to | _done_when(said) | _relative(said)
+
+
+def _done_when(said: list[str]) -> set[int]:
+    """Where a participle after its thing says when it was done: "export the products updated since Monday".
+
+    In a question it is what is asked ("which addresses bounced yesterday"), and stays.
+    """
+    if not said or said[0] in _QUESTIONS:
+        return set()
+    return {
         index
-        for index in range(2, len(said) - 1 if said[:1] and said[0] not in _QUESTIONS else 0)
+        for index in range(2, len(said) - 1)
         if said[index].endswith("ed")
         and len(said[index]) > 4
         and said[index + 1] in _WHEN_DONE
         and said[index - 1] not in STOPWORDS
         and said[index - 1] not in _DOERS
     }
-    return done_to | done_when | _relative(said)
 
 
 def condition(said: list[str]) -> set[int]:
