@@ -258,3 +258,47 @@ def test_who_can_see_a_file_asks_for_its_permissions() -> None:
 def test_a_thing_turned_into_another_kind_makes_one_from_it() -> None:
     assert meant("convert the Marketing group into a team") == "create a team from the Marketing group "
     assert intent("turn the Marketing group into a Team") == CREATE
+
+
+def test_a_state_not_reached_is_that_states_property_named_whole() -> None:
+    docs = [
+        {"resource": ["message"], "properties": ["subject", "read"]},
+        {"resource": ["suggestion"], "properties": ["read_at"]},  # a time of reading: not the state
+        {"resource": ["event"], "properties": ["subject"]},
+    ]
+    properties = Properties(docs, 1.0, 0.5)
+    assert set(properties.scores("how many unread emails do I have?", READ)) == {0}
+    assert properties.scores("list the unique subjects", READ) == {}  # "unique" is no state
+    assert properties.scores("mark the email unread", UPDATE) == {}  # a change: what to set, not a filter
+
+
+def test_the_words_after_by_in_a_sort_name_its_key() -> None:
+    assert query_terms("sort the leads sheet by close date")[stem("close")] < 1.0
+    assert query_terms("close the leads sheet")[stem("close")] == 1.0
+
+
+WORKPLACE_FILES = [
+    entry("create_contract", "POST", "/contracts", "Create contract"),
+    entry("upload_content", "PUT", "/drives/{drive-id}/items/{item-id}/content", "Upload the content of a file"),
+    entry("list_site_lists", "GET", "/sites/{site-id}/lists", "List the lists of a site"),
+    entry("get_site", "GET", "/sites/{site-id}", "Get a site"),
+]
+
+
+def test_what_is_put_on_a_named_site_is_a_file() -> None:
+    assert first(WORKPLACE_FILES, "upload the signed contract to the Legal SharePoint site") == "upload_content"
+    # a site's own lists are not files: only what is put there is
+    assert stem("file") not in query_terms("list the lists on the Intranet site")
+
+
+TODO = [
+    entry("update_todo", "PATCH", "/me/todo", "Update todo"),
+    entry("update_task", "PATCH", "/me/todo/lists/{list-id}/tasks/{task-id}", "Update a task", status="str"),
+]
+
+
+def test_a_to_do_is_a_task_and_done_is_its_status() -> None:
+    assert query_terms("mark the renew passport to-do as done")[stem("task")] >= 0.8
+    assert stem("complete") in query_terms("mark the launch task as done")
+    assert first(TODO, 'mark the "renew passport" to-do as done') == "update_task"
+    assert stem("task") not in query_terms("set my status to do not disturb")

@@ -91,7 +91,7 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _FILED.sub(_a_file, _QUOTED.sub(" ", text))
+    text = _PLACED.sub(_a_file, _FILED.sub(_a_file, _QUOTED.sub(" ", text)))
     written = _WRITTEN.search(text)
     if written and intent(text[: written.start()]):
         text = text[: written.start()]
@@ -111,7 +111,11 @@ def query_terms(text: str) -> dict[str, float]:
             tokens.append(token.lower())
         else:
             if HYPHENATED.fullmatch(bare):  # "to-do", "e-mail", "sign-in": also the word written whole
-                weights.setdefault(stem(bare.replace("-", "").lower()), 1.0)
+                whole = bare.replace("-", "").lower()
+                weights.setdefault(stem(whole), 1.0)
+                synonyms, weight = EVERYDAY.get(whole, ((), 0.0))  # and what it means: a to-do is a task
+                for term in synonyms:
+                    weights.setdefault(stem(term), weight)
             # "point blog.example.com at 203.0.113.7": a domain and an IP, though not said
             for kind, form, weight in _KINDS:
                 if form.fullmatch(bare):
@@ -201,11 +205,17 @@ def query_terms(text: str) -> dict[str, float]:
 _WRITTEN = re.compile(r": |\s(?:saying|that\s+says|which\s+says|to\s+say)\s", re.IGNORECASE)
 
 
-# What a request keeps in a named folder is a file, named by the words before it: "copy the contract
-# template into the Legal folder" (not the API's contracts). Mail, notes and contacts have folders too.
+# What a request keeps in a named folder, site or library is a file, named by the words before it: "copy
+# the contract template into the Legal folder", "upload the signed contract to the Legal SharePoint site"
+# (not the API's contracts). Mail, notes and contacts have folders too.
 _FILED = re.compile(
     r"\b(?:the|my|our|this|that)\s+((?:[\w-]+\s+){0,2}?[\w-]+)"
     r"(?=\s+(?:in|into|to|from|inside|under)\s+(?:the|my|our)\s+(?:[A-Z][\w-]*\s+)+folder\b)"
+)
+# A site or a library holds lists and permissions too: only what is put there is a file.
+_PLACED = re.compile(
+    r"^\s*(?i:upload|copy|move|save|put|store)\s+(?:the|my|our|this|that)\s+((?:[\w-]+\s+){0,2}?[\w-]+)"
+    r"(?=\s+(?:to|into|onto|on)\s+the\s+(?:[A-Z][\w-]*\s+)+(?:site|library)\b)"
 )
 _FOLDERED = wordset("email emails mail message messages note notes contact contacts conversation conversations")
 

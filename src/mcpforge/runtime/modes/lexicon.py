@@ -453,6 +453,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "reschedule": (("update", "event", "time"), 0.7),
     "api key": (("key", "token", "secret", "credential"), 0.7),
     **dict.fromkeys(("tick off", "check off"), (("complete", "status", "update"), 0.7)),
+    **dict.fromkeys(("as done", "as finished"), (("complete", "status"), 0.7)),  # "mark the task as done"
     # who agreed to terms: their acceptances ("which users agreed to the updated terms?")
     **dict.fromkeys(("agreed to", "agree to", "agrees to"), (("acceptance", "accept", "agreement"), 0.7)),
     "who changed": (("change", "audit", "log", "history", "activity"), 0.8),

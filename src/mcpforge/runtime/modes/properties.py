@@ -68,6 +68,9 @@ _IN_THE = re.compile(rf"\b(?:in|from|at)\s+the\s+{_WORD}\s+({_WORD})\s*[.!?]?\s*
 _WHOSE = re.compile(
     rf"\bwhose\s+((?:{_WORD}\s+){{0,2}}{_WORD})\s+(?:is|are|was|were|has|have|starts|ends|contains)\b", re.IGNORECASE
 )
+# "how many unread emails", "the unresolved comments", "unpaid invoices": a state not reached is the state's
+# property (isRead: read, resolved, paid); only a past participle, so "unique", "until", "unit" are not states.
+_NOT_YET = re.compile(r"\bun([a-z]{2,}ed|read|paid|seen|sent|done)\b", re.IGNORECASE)
 _WHO_HAS = re.compile(rf"^\s*who\s+(?:has|have)\s+the\s+((?:{_WORD}\s+){{0,2}}{_WORD})", re.IGNORECASE)
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
 # making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
@@ -178,6 +181,9 @@ class Properties:
         doer = who_did(request)
         if doer is not None:
             asked.append(("", doer))
+        if wanted == READ:  # the state itself (read, resolved), never a time or a person of it (resolved_at)
+            for state in _NOT_YET.findall(unwrapped(request)):
+                self._match(tuple(terms(state)), 1.0, found, only=True)
         for phrase, said in asked:
             if self._match(said, 1.0, found):
                 continue
@@ -208,15 +214,15 @@ class Properties:
                     self._match((term,), self._part, found)
         return found
 
-    def _match(self, said: tuple[str, ...], scale: float, found: dict[int, float]) -> bool:
-        """Raise ``found`` for the operations holding a property named ``said``; whether any does."""
+    def _match(self, said: tuple[str, ...], scale: float, found: dict[int, float], only: bool = False) -> bool:
+        """Raise ``found`` for the operations holding a property named ``said`` (``only``: whole); whether any does."""
         whole = "_".join(said)
         inside = f"_{whole}_"
         matched = False
         for token, holders in self._holders.items():
             if token == whole:
                 value = self._value[token] * scale
-            elif inside in f"_{token}_" and (len(said) > 1 or SEARCH_NESTED not in token):
+            elif not only and inside in f"_{token}_" and (len(said) > 1 or SEARCH_NESTED not in token):
                 value = self._value[token] * self._part * scale
             else:
                 continue

@@ -62,7 +62,21 @@ def described(said: list[str]) -> set[int]:
         and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
-    return done_to | _done_when(said) | _relative(said)
+    return done_to | _done_when(said) | _relative(said) | _keyed(said)
+
+
+# "sort the leads sheet by close date", "list my files ordered by size": the words after "by" name the key
+# to order on, a field's value to pass ("close" closes nothing).
+_ORDERING = wordset("sort sorted order ordered rank ranked arrange arranged group grouped")
+
+
+def _keyed(said: list[str]) -> set[int]:
+    """Where in ``said`` the words after "by" name what a request orders or groups its things by."""
+    ordering = next((i for i, word in enumerate(said) if word in _ORDERING), None)
+    if ordering is None:
+        return set()
+    by = next((i for i in range(ordering + 1, len(said)) if said[i] == "by"), len(said))
+    return set(range(by + 1, len(said)))
 
 
 def _done_when(said: list[str]) -> set[int]:

@@ -265,7 +265,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("powerpoint", "presentation", "presentations", "deck", "slides"), _DOCUMENT),
     **dict.fromkeys(("handbook", "handbooks", "brochure", "brochures"), _DOCUMENT),
     "spam": (("block", "delete", "junk"), 0.4),
-    "todo": (("task", "todo"), 0.8),
+    **dict.fromkeys(("todo", "todos"), (("task", "todo"), 0.8)),  # "mark the 'renew passport' to-do as done"
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
     **dict.fromkeys(("to do item", "to do items"), (("task", "todo"), 0.8)),
     "reminder": (("task", "todo"), 0.5),
