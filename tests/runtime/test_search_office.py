@@ -302,3 +302,40 @@ def test_a_to_do_is_a_task_and_done_is_its_status() -> None:
     assert stem("complete") in query_terms("mark the launch task as done")
     assert first(TODO, 'mark the "renew passport" to-do as done') == "update_task"
     assert stem("task") not in query_terms("set my status to do not disturb")
+
+
+def test_a_capitalised_word_the_lexicon_knows_names_the_place_after_it() -> None:
+    assert query_terms("copy the Q3 report into the Archive folder")[stem("archive")] < 0.5
+    assert query_terms("archive the old folder")[stem("archive")] == 1.0
+    # a kind of file, not a file's name
+    assert query_terms("add another tab to the Excel file")[stem("excel")] == 1.0
+
+
+def test_a_class_roster_is_its_members_or_a_rota() -> None:
+    assert stem("member") in query_terms("print the Biology class roster")
+    assert stem("shift") in query_terms("who's on the roster for Saturday?")
+    assert stem("member") not in query_terms("what's on the rota for next week?")
+
+
+MEETINGS = [
+    entry("list_team_members", "GET", "/teams/{team-id}/members", "List members of a team"),
+    entry("get_attendance", "GET", "/me/onlineMeetings/{meeting-id}/attendanceReports", "List attendance reports"),
+]
+
+
+def test_who_joined_a_gathering_are_its_attendees() -> None:
+    assert first(MEETINGS, "who joined the Teams meeting this morning and for how long?") == "get_attendance"
+    assert first(MEETINGS, "who joined the Marketing team this month?") == "list_team_members"
+
+
+def test_a_thing_named_by_its_kind_is_one_the_path_names_by_id() -> None:
+    # Alike in all they say, so only the path tells them apart: the shorter is the general one, unless the
+    # request names one list ("the Assets list"), which the longer names by its id.
+    lists = [
+        entry("list_site_columns", "GET", "/sites/{site-id}/columns", "List columns"),
+        entry("list_list_columns", "GET", "/sites/{site-id}/lists/{list-id}/columns", "List columns"),
+    ]
+    same = {"name": ["column"], "resource": ["column"]}
+    index = SearchIndex(lists, analysed=[same, same])
+    assert index.names(index.search("what columns does the Assets list have?", limit=1)) == ["list_list_columns"]
+    assert index.names(index.search("what columns are there?", limit=1)) == ["list_site_columns"]

@@ -188,6 +188,12 @@ def query_terms(text: str) -> dict[str, float]:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
         weights.setdefault(stem("join"), _JOINED_WEIGHT)
+    if _JOINED_GATHERING.search(text):
+        for term in map(stem, _MEMBERS):
+            if term in weights:
+                weights[term] = min(weights[term], _JOINED_WEIGHT)
+        for term in map(stem, _ATTENDED):
+            weights[term] = max(weights.get(term, 0.0), _GATHERING_WEIGHT)
     gathering = _GATHERING_INVITE.search(text)
     if gathering:  # "accept the invitation to the design review meeting": the event's
         weights[stem("invitation")] = min(weights.get(stem("invitation"), 1.0), _GATHERING_INVITATION)
@@ -329,6 +335,10 @@ _GATHERING_INVITE = re.compile(
     rf"(?:\S+\s+){{0,4}}?({_GATHERING_WORDS})\b",
     re.IGNORECASE,
 )
+# Who joined a gathering are its attendees ("who joined the Teams meeting and for how long"), not the members
+# who joined a team.
+_JOINED_GATHERING = re.compile(rf"\bwho\s+joined\s+(?:\S+\s+){{0,4}}?(?:{_GATHERING_WORDS})\b", re.IGNORECASE)
+_ATTENDED = ("attendee", "participant", "attendance")
 _GATHERING = ("event", "attendee", "calendar")
 _GATHERING_WEIGHT = 0.8
 _GATHERING_INVITATION = 0.4

@@ -24,6 +24,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ class Weights:
     # Two words said in a row that an API runs together as one resource's name (Google's "accountstatuses",
     # "orgunits"): the joined word, at this share of the two words' weight.
     joined: float = 0.5
+    identified: float = 0.1
 
 
 # The fields of what an operation takes (its parameters and body), not of what it is.
@@ -161,6 +163,7 @@ class SearchIndex:
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
         self._mine = [bool(s) and s[0].lower() in ASKERS for s in paths]
+        self._identified = [_identified(s) for s in segments]
         # What the API's paths name ("which Planner plans": a product's name, not a person's).
         self._things = frozenset(named)
         # The records a question about people or a numbered thing may be answered by (:mod:`.records`).
@@ -190,6 +193,10 @@ class SearchIndex:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
         someone = names_someone(request, self._things)
         asker = not someone and asks_of_self(request)
+        kinds = {stem(kind) for kind in _NAMED_KIND.findall(request)}
+        if kinds:
+            identified, raised_ = self._identified, 1 + self.weights.identified
+            scores = {n: v * raised_ if not kinds.isdisjoint(identified[n]) else v for n, v in scores.items()}
         if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
@@ -243,6 +250,20 @@ class SearchIndex:
     def names(self, hits: Sequence[Hit]) -> list[str]:
         """The tool names of ``hits``."""
         return [hit.entry["tool"]["name"] for hit in hits]
+
+
+_NAMED_KIND = re.compile(r"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[A-Z][\w&-]*\s+)+([a-z]+)\b")
+
+
+def _identified(segments: list[str]) -> frozenset[str]:
+    """The resources a path names one of, by the last term of each segment before a parameter."""
+    found = set()
+    for segment, after in itertools.pairwise(segments):
+        if PARAMETER.match(after) is not None and not PARAMETER.match(segment):
+            said = terms(segment)
+            if said:
+                found.add(said[-1])
+    return frozenset(found)
 
 
 def _personal(segments: list[str]) -> bool:

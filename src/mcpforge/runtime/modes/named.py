@@ -98,6 +98,7 @@ def _name_length(tokens: list[str]) -> int:
 _NAMED = 0.25
 _NAMED_THINGS = wordset("app site team group channel file document doc spreadsheet workbook sheet folder")
 _KEPT_IN = _NAMED_THINGS - {"app"}
+_PLACES = wordset("site team group channel folder list library")
 
 
 def names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
@@ -135,8 +136,13 @@ def names_of_things(tokens: list[str], parts: dict[str, float]) -> list[str]:
 
 def _capitalised_name(token: str, bare: str, after: str) -> bool:
     """Whether ``bare`` is a capitalised name of the thing ``after`` names ("Finance" in "Finance group")."""
-    if NAME.fullmatch(bare) is None or bare.lower() in EVERYDAY or token.endswith(tuple(_PUNCTUATION)):
+    if NAME.fullmatch(bare) is None or token.endswith(tuple(_PUNCTUATION)):
         return False
+    if bare.lower() in EVERYDAY:
+        # A word the lexicon knows, capitalised before a place things are kept, is that place's name: "the
+        # Archive folder", "the Security channel" (a kind it names whole stays one: "the Security group").
+        # Not before a file's word: "the Excel file" is a kind of file.
+        return after.lower() in _PLACES and f"{bare.lower()} {after.lower()}" not in EVERYDAY
     return (
         (after.isalpha() and after.islower() and after not in STOPWORDS)
         or NAME.fullmatch(after) is not None

@@ -260,7 +260,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # what someone agrees to before using a service
     **dict.fromkeys(("terms of use", "terms of service", "terms and conditions"), (("agreement", "term"), 0.8)),
     # when someone works is their shifts: "when is Leo scheduled to work", "the rota for next week"
-    **dict.fromkeys(("scheduled to work", "rota", "roster"), (("shift", "schedule"), 0.8)),
+    **dict.fromkeys(("scheduled to work", "rota"), (("shift", "schedule"), 0.8)),
+    # a roster is a rota, or the people on a class's or a team's list ("add a student to the class roster")
+    **dict.fromkeys(("roster", "rosters"), (("shift", "schedule", "member"), 0.6)),
     # a presentation is a file someone keeps ("the PowerPoint Jen worked on", "the sales deck")
     **dict.fromkeys(("powerpoint", "presentation", "presentations", "deck", "slides"), _DOCUMENT),
     **dict.fromkeys(("handbook", "handbooks", "brochure", "brochures"), _DOCUMENT),
