@@ -339,3 +339,9 @@ def test_a_thing_named_by_its_kind_is_one_the_path_names_by_id() -> None:
     index = SearchIndex(lists, analysed=[same, same])
     assert index.names(index.search("what columns does the Assets list have?", limit=1)) == ["list_list_columns"]
     assert index.names(index.search("what columns are there?", limit=1)) == ["list_site_columns"]
+
+
+def test_a_participle_before_its_thing_says_its_kind_not_an_action() -> None:
+    assert stem("permission") not in query_terms("rename the shared mailbox calendar to Front Desk")
+    assert stem("permission") in query_terms("share the deck with Priya")
+    assert stem("share") in query_terms("rename the shared mailbox calendar to Front Desk")

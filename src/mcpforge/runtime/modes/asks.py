@@ -29,7 +29,7 @@ from .sentences import (
     what_for,
     what_happened,
 )
-from .words import STOPWORDS, VALUES, stem, words, wordset
+from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
 __all__ = ["adds_someone", "asks_of_self", "names_someone", "query_terms"]
 
@@ -141,6 +141,10 @@ def query_terms(text: str) -> dict[str, float]:
                 weights.setdefault(stem(said[index]), aside)
                 if said[index] in _GONE:  # "which apps were removed lately": the deleted ones
                     weights.setdefault(stem("deleted"), _GONE_WEIGHT)
+            index += 1
+            continue
+        if _as_adjective(said, index):  # "the shared mailbox": a kind of mailbox, not a sharing
+            weights[stem(said[index])] = 1.0
             index += 1
             continue
         for size in range(min(_LONGEST, len(said) - index), 0, -1):
@@ -262,6 +266,20 @@ _SCOPE = 0.2
 _SCOPES = wordset("directory tenant company organization organisation workspace")
 _IN_SCOPE = wordset("in across of for at")
 _OURS = wordset("our the my this whole entire")
+
+
+def _as_adjective(said: list[str], index: int) -> bool:
+    """Whether ``said[index]`` is a participle that says what kind its thing is ("the shared mailbox")."""
+    word = said[index]
+    return (
+        0 < index < len(said) - 1
+        and said[index - 1] in POINTING
+        and word.endswith("ed")
+        and len(word) > 4
+        and not word.startswith("un")  # a state not reached: the lexicon's words name it ("unresolved": open)
+        and said[index + 1] not in STOPWORDS
+        and said[index + 1] not in VALUES
+    )
 
 
 def _scope(said: list[str]) -> set[int]:
