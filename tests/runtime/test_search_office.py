@@ -345,3 +345,28 @@ def test_a_participle_before_its_thing_says_its_kind_not_an_action() -> None:
     assert stem("permission") not in query_terms("rename the shared mailbox calendar to Front Desk")
     assert stem("permission") in query_terms("share the deck with Priya")
     assert stem("share") in query_terms("rename the shared mailbox calendar to Front Desk")
+
+
+CALENDARS = [
+    entry("get_my_manager", "GET", "/me/manager", "Get manager"),
+    entry("list_user_events", "GET", "/users/{user-id}/calendar/events", "List events"),
+    entry("list_my_events", "GET", "/me/calendar/events", "List events"),
+    entry("get_user_calendar", "GET", "/users/{user-id}/calendar", "Get calendar"),
+]
+
+
+def test_a_role_owning_a_thing_says_whose_it_is() -> None:
+    bosses = first(CALENDARS, "what's on my boss's calendar tomorrow afternoon?")
+    assert bosses in {"list_user_events", "get_user_calendar"}
+    assert first(CALENDARS, "who is my boss?") == "get_my_manager"
+    # a property of the role's own record, not a thing of theirs
+    assert first(CALENDARS, "what's my manager's phone number?") == "get_my_manager"
+
+
+def test_checking_whether_something_is_so_is_a_question() -> None:
+    assert intent("check if Raj's account is enabled") == READ
+    assert intent("enable Raj's account") != READ
+
+
+def test_a_webhook_is_also_a_subscription_to_changes() -> None:
+    assert stem("subscription") in query_terms("set up a webhook for new messages in my inbox")

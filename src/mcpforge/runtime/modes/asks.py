@@ -391,8 +391,43 @@ def asks_of_self(text: str) -> bool:
     return _SELF.search(_QUOTED.sub(" ", text)) is not None
 
 
+# Someone named by their role, owning a thing the API keeps: "what's on my boss's calendar", "the CEO's iPad".
+# The role says whose (a person's), not what to find: a boss's calendar is not their manager record (but
+# "my manager's phone number" is a property of that record: the thing after the role must be a resource).
+_ROLE_OWNER = re.compile(
+    r"\b(?:my|our|the|his|her|their)\s+(boss|manager|assistant|colleague|coworker|teammate|supervisor|secretary"
+    r"|ceo|cfo|cto|coo|cio|ciso)['\u2019]s\s+([a-z]+(?:\s+[a-z]+)?)",
+    re.IGNORECASE,
+)
+_OWNER_WEIGHT = 0.3
+
+
+def owning_roles(text: str, things: Container[str]) -> list[str]:
+    """The roles that name whose thing ``text`` asks for ("boss" in "my boss's calendar"), lower-case."""
+    found = []
+    for role, after in _ROLE_OWNER.findall(text):
+        said = after.lower().split()
+        # a thing of its own, not the first word of what the lexicon knows as one ("phone number": a property)
+        if stem(said[0]) in things and " ".join(said) not in EVERYDAY:
+            found.append(role.lower())
+    return found
+
+
+def as_owners(asked: dict[str, float], roles: list[str]) -> dict[str, float]:
+    """``asked`` with the words of each role (and the lexicon's words for it) at an owner's weight."""
+    owned = dict(asked)
+    for role in roles:
+        synonyms, _ = EVERYDAY.get(role, ((), 0.0))
+        for term in map(stem, (role, *synonyms)):
+            if term in owned:
+                owned[term] = min(owned[term], _OWNER_WEIGHT)
+    return owned
+
+
 def names_someone(text: str, things: Container[str] = ()) -> bool:
     """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
+    if owning_roles(text, things):
+        return True
     before = ""
     for token in meant(_QUOTED.sub(" ", text)).split():
         bare = unpunctuated(token)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .asks import asks_of_self, names_someone, query_terms
+from .asks import as_owners, asks_of_self, names_someone, owning_roles, query_terms
 from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
 from .properties import Properties
@@ -176,7 +176,7 @@ class SearchIndex:
         # ("who am I": authenticated, current, user) ranks above one that happens to match one of them.
         postings = self._postings
         # "what's my account status": the API's /accountstatuses, its words written together
-        asked = self._joined(request, query_terms(request))
+        asked = as_owners(self._joined(request, query_terms(request)), owning_roles(request, self._things))
         wanted = intent(request)
         # A question is seldom answered by what a change takes: a write's parameters and body fields
         # (a backend service's, a volume claim's) count less for a request that only reads.

@@ -39,6 +39,7 @@ __all__ = [
 _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
+_LOOKING = [["check"], ["see"], ["verify"], ["confirm"]]
 _QUESTIONS = wordset("which what who how when where")
 _WHEN_DONE = wordset("since last this yesterday today before after during within between earlier recently lately")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
@@ -371,6 +372,8 @@ def intent(text: str) -> frozenset[str]:
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
         return READ
     if said[:1] in (["can"], ["could"]) and said[1:2] not in (["i"], ["we"]):  # "can Tom still sign in?"
+        return READ
+    if said[:1] in _LOOKING and said[1:2] in (["if"], ["whether"]):  # "check if Raj's account is enabled"
         return READ
     if said and said[0] in FIRST_VERBS:
         return FIRST_VERBS[said[0]]

@@ -149,7 +149,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "secret": (("secret", "credential"), 0.5),
     "key": (("key", "credential"), 0.4),
     "hook": (("webhook", "hook"), 0.8),
-    "webhook": (("hook", "callback", "notification"), 0.6),
+    "webhook": (("hook", "callback", "notification", "subscription"), 0.6),  # Graph: a change-notification subscription
     "ping": (("hook", "webhook", "notification"), 0.4),
     "notify": (("notification", "webhook", "hook"), 0.6),
     "notifications": (("notification",), 1.0),
