@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers import search_entry as entry
 from helpers import search_first as first
-from mcpforge.runtime.modes.asks import names_someone, query_terms
+from mcpforge.runtime.modes.asks import adds_someone, names_someone, query_terms
 from mcpforge.runtime.modes.documents import analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE, WRITE
@@ -370,3 +370,25 @@ def test_checking_whether_something_is_so_is_a_question() -> None:
 
 def test_a_webhook_is_also_a_subscription_to_changes() -> None:
     assert stem("subscription") in query_terms("set up a webhook for new messages in my inbox")
+
+
+def test_someone_put_in_by_pronoun_or_as_new_hires_is_a_member_added() -> None:
+    assert adds_someone("Nina starts Monday, put her in the Design team")
+    assert adds_someone("add the new hires to the All Staff distribution list")
+    assert not adds_someone("put it in the Archive folder")
+
+
+def test_a_request_to_find_out_something_is_the_question_itself() -> None:
+    assert meant("I need to know who has admin rights in our tenant").startswith("who has")
+    assert meant("could you check what groups Omar belongs to?").startswith("what groups")
+    assert meant("figure out when Ana, Ben and I are all free").startswith("when Ana")
+    assert meant("check the backups") == "check the backups"  # no question: the API's own check
+
+
+def test_admin_rights_are_a_role_and_being_free_is_in_a_schedule() -> None:
+    assert stem("role") in query_terms("who has admin rights in our tenant?")
+    assert stem("schedule") in query_terms("figure out when Ana, Ben and I are all free next week")
+
+
+def test_a_folder_is_kept_in_a_drive() -> None:
+    assert stem("drive") in query_terms("someone deleted the Budget folder, bring it back")

@@ -331,8 +331,10 @@ _ADDS_SOMEONE = re.compile(
     r"\b(?i:add|put|remove|kick|take|drop|enrol|enroll)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
     r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me|myself)\s+(?:from|out\s+of)\b"
     r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
-    r"(student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)\s+(?:to|into|from|off|out)\b"
+    r"((?:student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)s?)"
+    r"\s+(?:to|into|from|off|out)\b"
     r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+an?\s+member\s+of\b"  # "make Bob a member of Finance"
+    r"|\b(?i:add|put)\s+(him|her|them)\s+(?:to|in|into|onto)\s+(?:the|our|my)\b"  # "Nina starts Monday, put her in"
 )
 # Someone's memberships asked for: "which Teams am I a member of", "what groups is Tom a member of". An
 # API may call them what was joined (Microsoft Graph's /me/joinedTeams); a little of that word, so that
@@ -374,7 +376,7 @@ def adds_someone(text: str) -> bool:
         return False
     # "remove me (myself) from the Phoenix team" ("take me off the issue" unassigns: not a member), "add a student to
     # the class"
-    if found.group(2) or found.group(3):
+    if found.group(2) or found.group(3) or found.group(5):
         return True
     return all(
         word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems()

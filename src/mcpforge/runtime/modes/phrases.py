@@ -64,4 +64,9 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     # how far along a piece of work is: its progress ("how far along is the translation?")
     **dict.fromkeys(("how far along", "how far is", "how much is done"), (("progress", "status"), 0.8)),
     "be disturbed": (("presence", "availability", "status"), 0.8),  # "I don't want to be disturbed"
+    # when people are free is in their calendars' schedules: "when are Ana, Ben and I all free next week"
+    **dict.fromkeys(
+        ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots"),
+        (("schedule", "availability", "meeting", "time", "find"), 0.7),
+    ),
 }

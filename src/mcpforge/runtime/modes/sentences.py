@@ -188,12 +188,16 @@ _GIVE_ME = re.compile(
 
 
 # How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
-# possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads).
+# possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads), "I need to
+# know who ..." asks who.
 _WRAPPED = re.compile(
     r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
     r"|(?:can|could|would|will) you(?: please)?[\s,]+"
     r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
-    r"|go ahead and[\s,]+|(?:i|we)(?: need| want| would like|'d like| have) (?:you )?to[\s,]+)+",
+    r"|go ahead and[\s,]+|(?:i|we)(?: need| want| would like|'d like| have) (?:you )?to[\s,]+"
+    # "I need to know who has admin rights", "figure out when we're all free", "check what groups Omar is in":
+    # the question itself
+    r"|(?:know|find out|figure out|work out|check|see)[\s,]+(?=(?:who|what|which|when|where|how)\b))+",
     re.IGNORECASE,
 )
 

@@ -32,6 +32,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # an admin is an administrator: someone holding a role
     "admin": (("administrator", "role"), 0.6),
     "admins": (("administrator", "role"), 0.6),
+    # what an administrator may do is their role ("who has admin rights in our tenant")
+    **dict.fromkeys(
+        ("admin rights", "admin privileges", "administrator rights", "administrator privileges"),
+        (("administrator", "role", "permission", "member", "assignment"), 0.7),
+    ),
     # and the other way: paths often abbreviate (GitHub's /orgs and /repos)
     "organization": (("org",), 0.5),
     "organizations": (("org",), 0.5),
@@ -125,7 +130,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "schedule": (("calendar", "event", "schedule"), 0.5),
     "file": (("item", "file", "content", "document", "drive"), 0.4),
     "files": (("item", "file", "content", "document", "drive"), 0.4),
-    "folder": (("folder", "directory", "item", "children", "tree"), 0.5),
+    "folder": (("folder", "directory", "item", "children", "tree", "drive"), 0.5),
     "readme": (("file", "content", "blob"), 0.6),
     # a company's document is a file someone keeps ("who can edit the roadmap document")
     "document": (("file", "item", "drive"), 0.5),
