@@ -392,3 +392,9 @@ def test_admin_rights_are_a_role_and_being_free_is_in_a_schedule() -> None:
 
 def test_a_folder_is_kept_in_a_drive() -> None:
     assert stem("drive") in query_terms("someone deleted the Budget folder, bring it back")
+
+
+def test_what_a_thing_should_do_is_a_setting_to_change() -> None:
+    assert intent("our intern's account should expire at the end of August") == UPDATE
+    assert intent("new users should get fabrikam.com addresses by default") == UPDATE
+    assert intent("what should we fix first to improve our secure score?") == READ

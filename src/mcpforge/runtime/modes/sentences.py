@@ -379,6 +379,8 @@ def intent(text: str) -> frozenset[str]:
         return READ
     if said[:1] in _LOOKING and said[1:2] in (["if"], ["whether"]):  # "check if Raj's account is enabled"
         return READ
+    if "should" in said[1:] and said[0] not in _QUESTIONS:  # "the intern's account should expire in August"
+        return UPDATE
     if said and said[0] in FIRST_VERBS:
         return FIRST_VERBS[said[0]]
     if said[:1] == ["make"] and "the" in said[2:4]:  # "make develop the default branch": setting, not making
