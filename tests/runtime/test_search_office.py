@@ -398,3 +398,8 @@ def test_what_a_thing_should_do_is_a_setting_to_change() -> None:
     assert intent("our intern's account should expire at the end of August") == UPDATE
     assert intent("new users should get fabrikam.com addresses by default") == UPDATE
     assert intent("what should we fix first to improve our secure score?") == READ
+
+
+def test_what_someone_needs_is_to_be_shown_unless_wanted_in_a_state() -> None:
+    assert intent("I need the logs of the last deploy workflow run") == READ
+    assert intent("I want the numbers spreadsheet shared with the auditors") != READ

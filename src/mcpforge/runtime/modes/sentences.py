@@ -178,10 +178,10 @@ def lexicon_stems() -> dict[str, tuple[tuple[str, ...], float]]:
 _NOT_DOING = re.compile(r"\b(?:don'?t|do not|never|without)\s+(\w+)[^,.;:!?]*", re.IGNORECASE)
 
 
-# "give me all the users", "give me a list of the PRs": to show, not to grant ("give me access to the
-# repo") or to make ("give me a new token").
+# "give me all the users", "give me a list of the PRs", "I need the logs of the last run": to show, not to
+# grant ("give me access to the repo") or to make ("give me a new token").
 _GIVE_ME = re.compile(
-    r"^(\s*(?:please\s+)?)give\s+me\s+"
+    r"^(\s*(?:please\s+)?)(?:give\s+me|(?:i|we)\s+(?:need|want|'d\s+like|would\s+like))\s+"
     r"(?=(?:the|all|every|my|our|his|her|their|this|that|these|those|list|a\s+list|a\s+summary|an\s+overview)\b)",
     re.IGNORECASE,
 )
@@ -232,10 +232,18 @@ def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
     # "Tomás" and "Zoë" are names as "Tomas" and "Zoe" are (the terms of both sides are unaccented alike)
     text = unwrapped(_ONE_ON_ONE.sub("one on one", unaccented(text)))
-    text = _GIVE_ME.sub(r"\1show me ", text)
+    text = _GIVE_ME.sub(_shown, text)
     for pattern, rewrite in REWORDINGS:
         text = pattern.sub(rewrite, text)
     return _NOT_DOING.sub(_not_done, _CONTRACTION.sub("", text))
+
+
+def _shown(match: re.Match[str]) -> str:
+    # "I want the deck shared with the auditors" asks for the sharing: a thing wanted in a state is a change.
+    rest = match.string[match.end() :].lower().split()
+    if any(word in _PAST or (word.endswith("ed") and len(word) > 4) for word in rest):
+        return match.group(0)
+    return match.group(1) + "show me "
 
 
 def _not_done(match: re.Match[str]) -> str:
