@@ -9,7 +9,7 @@ from mcpforge.runtime.modes.documents import analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE, WRITE
 from mcpforge.runtime.modes.properties import Properties, property_phrases
-from mcpforge.runtime.modes.sentences import intent, meant
+from mcpforge.runtime.modes.sentences import intent, meant, what_happened
 from mcpforge.runtime.modes.words import stem
 
 PEOPLE = [
@@ -403,3 +403,21 @@ def test_what_a_thing_should_do_is_a_setting_to_change() -> None:
 def test_what_someone_needs_is_to_be_shown_unless_wanted_in_a_state() -> None:
     assert intent("I need the logs of the last deploy workflow run") == READ
     assert intent("I want the numbers spreadsheet shared with the auditors") != READ
+
+
+def test_what_happened_before_an_action_that_does_not_refer_back_is_only_context() -> None:
+    assert what_happened("the wifi password changed, tell everyone in the Office channel")[0]
+    told = query_terms("the wifi password changed, tell everyone in the Office channel")
+    assert told[stem("password")] < 1.0 and told[stem("channel")] == 1.0
+    # what happened names what the action is on when the action refers back to it
+    found = query_terms("we lost the signed NDA, can you find it in SharePoint?")
+    assert found[stem("nda")] == 1.0 and found[stem("lost")] < 1.0
+    # a wish says what for
+    assert stem("presence") in query_terms("I don't want to be disturbed, change my Teams status")
+
+
+def test_telling_people_sends_a_message_and_telling_me_asks() -> None:
+    assert intent("tell everyone in the Office channel that the launch moved") == CREATE
+    assert intent("tell me which of my meetings tomorrow are online") == READ
+    assert intent("tell me whenever a new email lands in the support mailbox") != READ
+    assert intent("replace the logo on the site") == UPDATE

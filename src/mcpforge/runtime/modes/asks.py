@@ -300,7 +300,22 @@ def _done_before(said: list[str], text: str) -> set[int]:
         return set()
     first = said_words(action)[:2]
     start = next((i for i in range(1, len(said)) if said[i : i + len(first)] == first), 0)
-    return {i for i in range(start) if methods_of(said[i])}
+    # "the wifi password changed, tell everyone": what to say, not what to find (but a wish says what for:
+    # "I don't want to be disturbed, change my status")
+    if _BACK.isdisjoint(said[start:]) and _WISHING.isdisjoint(said[:start]):
+        return set(range(start))
+    return {i for i in range(start) if methods_of(said[i]) or _told(said[i])}
+
+
+def _told(word: str) -> bool:
+    """Whether ``word`` is a verb said of what happened ("we lost the NDA", "the password changed")."""
+    return (word.endswith(("ed", "ing")) and len(word) > 4) or word in _HAPPENED
+
+
+# What the action says of what happened ("we lost the NDA, find it", "Omar is on leave, remove his licenses").
+_BACK = wordset("it its them their they him his her he she this that those these there one ones")
+_WISHING = wordset("want wants need needs like")
+_HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
 
 
 def _value_free(token: str, bare: str) -> str:

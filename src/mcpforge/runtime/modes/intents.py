@@ -75,6 +75,8 @@ INTENT_PHRASES = {
     "make the": UPDATE,
     "make this": UPDATE,
     "make it": UPDATE,
+    # a question put to the assistant ("tell me which meetings are online"), not a message ("tell me whenever")
+    **dict.fromkeys((f"tell {who} {what}" for who in ("me", "us") for what in ("who", "which", "what", "how")), READ),
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     (
@@ -83,12 +85,12 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "create add make new post submit send register publish upload invite save store book text share reply record "
-        "log call dial sell prepare compose draft",
+        "log call dial sell prepare compose draft tell inform notify announce",
         CREATE,
     ),
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
-        "close reopen give prevent put complete reschedule postpone reassign",
+        "close reopen give prevent put complete reschedule postpone reassign replace",
         UPDATE,
     ),
     (

@@ -331,7 +331,7 @@ def undone(word: str) -> str | None:
 # branch is merged, delete it").
 _BEFORE_DOING = re.compile(
     r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*"
-    r"|[^,;]*?\s(?:is|are|was|were|has|have)\s[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
+    r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left)\s?[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
 )
 
 
@@ -343,7 +343,7 @@ def what_happened(text: str) -> tuple[str, str]:
     found = _BEFORE_DOING.match(text)
     if found is None:
         return "", text
-    before, after = words(found[1]), said_words(found[2])
+    before, after = words(found[1]), said_words(unwrapped(found[2]))  # "..., can you find it"
     if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
