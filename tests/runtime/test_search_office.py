@@ -421,3 +421,26 @@ def test_telling_people_sends_a_message_and_telling_me_asks() -> None:
     assert intent("tell me which of my meetings tomorrow are online") == READ
     assert intent("tell me whenever a new email lands in the support mailbox") != READ
     assert intent("replace the logo on the site") == UPDATE
+
+
+def test_a_meeting_named_by_its_hour_pushed_back_is_rescheduled() -> None:
+    hour = query_terms("I'm running late, move my 10 o'clock to 10:30")
+    assert hour[stem("oclock")] < 0.5 and stem("event") in hour
+    assert stem("reschedule") in query_terms("push the standup back an hour")
+    assert intent("push the standup back an hour") == UPDATE
+
+
+def test_time_blocked_in_a_calendar_is_an_event_made() -> None:
+    assert stem("event") in query_terms("block my calendar as out of office from the 1st to the 14th")
+    assert intent("block out Friday afternoon") == CREATE
+
+
+def test_someone_who_needs_access_is_given_it() -> None:
+    assert intent("the auditor needs read access to the Finance site until Friday") == UPDATE
+    assert stem("grant") in query_terms("the auditor needs read access to the Finance site until Friday")
+    assert stem("grant") not in query_terms("start a review of who still needs access to the finance app")
+
+
+def test_what_people_are_working_on_is_their_tasks() -> None:
+    assert stem("task") in query_terms("I'd like to see what my team is working on in Planner")
+    assert stem("accidentally") not in query_terms("I accidentally deleted an email from HR")

@@ -189,7 +189,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     # How long things are kept: a retention policy ("keep contracts for 7 years").
     "keep": (("retention", "retain", "hold"), 0.5),
     # Who is working on something: its members, the people assigned to it.
-    "working on": (("member", "assignee", "participant"), 0.7),
+    "working on": (("member", "assignee", "participant", "task"), 0.7),
     "works on": (("member", "assignee", "participant"), 0.7),
     # Who is invited to something, who declined or accepted it: its attendees (a meeting's, an event's).
     "invited to": (("attendee", "participant", "event", "meeting"), 0.7),

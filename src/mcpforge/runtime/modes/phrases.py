@@ -64,6 +64,10 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     # how far along a piece of work is: its progress ("how far along is the translation?")
     **dict.fromkeys(("how far along", "how far is", "how much is done"), (("progress", "status"), 0.8)),
     "be disturbed": (("presence", "availability", "status"), 0.8),  # "I don't want to be disturbed"
+    # a meeting pushed back or brought forward is rescheduled ("push my 10 o'clock back to 10:30")
+    **dict.fromkeys(("push back", "bring forward"), (("reschedule", "update", "event", "time"), 0.7)),
+    # time kept free in a calendar is an event ("block my calendar as out of office", "block out Friday")
+    **dict.fromkeys(("block my calendar", "block out", "block off"), (("event", "calendar", "create"), 0.7)),
     # when people are free is in their calendars' schedules: "when are Ana, Ben and I all free next week"
     **dict.fromkeys(
         ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots"),

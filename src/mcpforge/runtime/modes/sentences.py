@@ -46,12 +46,21 @@ _PAST = wordset("sent made wrote written bought paid took taken gave given saw s
 
 
 def lets_someone(said: list[str]) -> bool:
-    """Whether the request lets someone (not the asker) do something: "let the bot work on the repo"."""
+    """Whether the request lets someone (not the asker) do something: "let the bot work on the repo".
+
+    Also when it says someone needs access: "the auditor needs read access to the Finance site".
+    """
     # "let our app know when ...": a notification, not a permission
-    return len(said) > 2 and said[0] == "let" and said[1] not in _ASKER and "know" not in said[2:5]
+    if len(said) > 2 and said[0] == "let" and said[1] not in _ASKER and "know" not in said[2:5]:
+        return True
+    return any(
+        word == "needs" and not _ACCESS.isdisjoint(said[index + 1 : index + 3]) and "who" not in said[:index]
+        for index, word in enumerate(said)
+    )  # "review who still needs access" asks who
 
 
 _ASKER = wordset("me us")
+_ACCESS = wordset("access permission permissions rights")
 
 
 def described(said: list[str]) -> set[int]:

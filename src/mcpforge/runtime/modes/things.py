@@ -276,6 +276,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "to do list": (("task", "todo", "list"), 0.8),  # "to-do list": words() splits at the hyphen
     **dict.fromkeys(("to do item", "to do items"), (("task", "todo"), 0.8)),
     "reminder": (("task", "todo"), 0.5),
+    "oclock": (("event",), 0.5),  # "my 10 o'clock": the meeting then
     "remind": (("task", "todo", "reminder"), 0.6),
     "ticket": (("issue", "case", "incident"), 0.6),
     "tickets": (("issue", "case", "incident"), 0.6),

@@ -36,7 +36,7 @@ STOPWORDS = wordset(
     "want wants need needs like would could stuff one ones what which who whom whose how "
     "where when why have has had got gets getting dont doesnt isnt arent wont cant didnt hasnt havent "
     "wasnt werent shouldnt couldnt wouldnt more while "
-    "anything something everything nothing"
+    "anything something everything nothing accidentally mistakenly"
 )
 
 # Words that name when or how much, not what: mostly arguments of the call, seldom its subject.
@@ -45,7 +45,7 @@ VALUES = wordset(
     "minute minutes day days weeks months years ago last next previous soon later earlier first second "
     "third monday tuesday wednesday thursday friday saturday sunday january february march april may june "
     "july august september october november december am pm percent usd eur dollars euros old older oldest "
-    "quarterly annual before after until during half lately"
+    "quarterly annual before after until during half lately oclock"
 )
 # Words that point at one thing: "the Finance group", "our billing app", "the contractor who left".
 POINTING = wordset("the this that my our your his her their")
