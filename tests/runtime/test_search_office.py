@@ -444,3 +444,13 @@ def test_someone_who_needs_access_is_given_it() -> None:
 def test_what_people_are_working_on_is_their_tasks() -> None:
     assert stem("task") in query_terms("I'd like to see what my team is working on in Planner")
     assert stem("accidentally") not in query_terms("I accidentally deleted an email from HR")
+
+
+def test_a_gathering_said_before_inviting_is_what_the_invite_is_to() -> None:
+    invited = query_terms("the design review is on Friday, invite the whole Design team")
+    assert invited[stem("event")] >= 0.8 and invited.get(stem("invitation"), 0.0) <= 0.4
+
+
+def test_a_thing_moved_to_a_clock_time_is_rescheduled() -> None:
+    assert meant("the standup clashes with lunch, move it to 9:30").endswith("reschedule it to 9:30")
+    assert "reschedule" not in meant("move it to the Archive folder")

@@ -198,7 +198,7 @@ def query_terms(text: str) -> dict[str, float]:
                 weights[term] = min(weights[term], _JOINED_WEIGHT)
         for term in map(stem, _ATTENDED):
             weights[term] = max(weights.get(term, 0.0), _GATHERING_WEIGHT)
-    gathering = _GATHERING_INVITE.search(text)
+    gathering = _GATHERING_INVITE.search(text) or _GATHERING_THEN_INVITE.search(text)
     if gathering:  # "accept the invitation to the design review meeting": the event's
         weights[stem("invitation")] = min(weights.get(stem("invitation"), 1.0), _GATHERING_INVITATION)
         # The gathering's own word ("meeting", "session") says which event, as a name would.
@@ -374,6 +374,10 @@ _GATHERING_INVITE = re.compile(
 # who joined a team.
 _JOINED_GATHERING = re.compile(rf"\bwho\s+joined\s+(?:\S+\s+){{0,4}}?(?:{_GATHERING_WORDS})\b", re.IGNORECASE)
 _ATTENDED = ("attendee", "participant", "attendance")
+# The gathering said first, what to do after: "the design review is on Friday, invite the whole Design team".
+_GATHERING_THEN_INVITE = re.compile(
+    rf"\b({_GATHERING_WORDS})\b[^,;]*[,;]\s+(?:please\s+|and\s+|so\s+)?invite\b()", re.IGNORECASE
+)
 _GATHERING = ("event", "attendee", "calendar")
 _GATHERING_WEIGHT = 0.8
 _GATHERING_INVITATION = 0.4

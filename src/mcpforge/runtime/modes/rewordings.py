@@ -57,7 +57,7 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     # a thing moved to a time or a day is rescheduled: "move Thursday's standup to 10am"
     (
         re.compile(
-            r"\bmove\s+((?:[\w'-]+\s+){1,4}?)to\s+(?=(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|midnight|tomorrow"
+            r"\bmove\s+((?:[\w'-]+\s+){1,4}?)to\s+(?=(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d|noon|midnight|tomorrow"
             r"|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b)",
             re.IGNORECASE,
         ),
