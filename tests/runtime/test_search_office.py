@@ -454,3 +454,7 @@ def test_a_gathering_said_before_inviting_is_what_the_invite_is_to() -> None:
 def test_a_thing_moved_to_a_clock_time_is_rescheduled() -> None:
     assert meant("the standup clashes with lunch, move it to 9:30").endswith("reschedule it to 9:30")
     assert "reschedule" not in meant("move it to the Archive folder")
+
+
+def test_sharing_a_thing_with_an_account_authorizes_it() -> None:
+    assert stem("authorize") in query_terms("share the snapshot with the analytics account")

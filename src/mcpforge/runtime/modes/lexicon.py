@@ -217,7 +217,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "transfer": (("transfer",), 1.0),
     "download": (("download", "content", "archive", "get"), 0.6),
     "export": (("export", "download"), 0.6),
-    "share": (("share", "invite", "link", "permission", "collaboration"), 0.6),
+    "share": (("share", "invite", "link", "permission", "collaboration", "authorize"), 0.6),
     # letting someone open a thing: sharing it ("give the auditors read-only access to the budget workbook")
     **dict.fromkeys(
         ("read only access", "view only access", "edit access", "edit rights", "edit permissions", "view rights"),
