@@ -458,3 +458,8 @@ def test_a_thing_moved_to_a_clock_time_is_rescheduled() -> None:
 
 def test_sharing_a_thing_with_an_account_authorizes_it() -> None:
     assert stem("authorize") in query_terms("share the snapshot with the analytics account")
+
+
+def test_what_a_day_to_come_owns_is_an_event() -> None:
+    assert stem("event") in query_terms("what's the agenda for tomorrow's sprint planning?")
+    assert stem("event") not in query_terms("restore yesterday's snapshot into a new database")

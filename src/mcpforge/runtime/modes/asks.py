@@ -192,6 +192,8 @@ def query_terms(text: str) -> dict[str, float]:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
         weights.setdefault(stem("join"), _JOINED_WEIGHT)
+    if _DAYS_THING.search(text):
+        weights[stem("event")] = max(weights.get(stem("event"), 0.0), _DAYS_THING_WEIGHT)
     if _JOINED_GATHERING.search(text):
         for term in map(stem, _MEMBERS):
             if term in weights:
@@ -374,6 +376,13 @@ _GATHERING_INVITE = re.compile(
 # who joined a team.
 _JOINED_GATHERING = re.compile(rf"\bwho\s+joined\s+(?:\S+\s+){{0,4}}?(?:{_GATHERING_WORDS})\b", re.IGNORECASE)
 _ATTENDED = ("attendee", "participant", "attendance")
+# A thing a day to come owns is what happens that day: "tomorrow's sprint planning", "Friday's all-hands" (an
+# event; yesterday's are as often what was made then: a build, a snapshot).
+_DAYS_THING = re.compile(
+    r"\b(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)['\u2019]s\s+\w",
+    re.IGNORECASE,
+)
+_DAYS_THING_WEIGHT = 0.6
 # The gathering said first, what to do after: "the design review is on Friday, invite the whole Design team".
 _GATHERING_THEN_INVITE = re.compile(
     rf"\b({_GATHERING_WORDS})\b[^,;]*[,;]\s+(?:please\s+|and\s+|so\s+)?invite\b()", re.IGNORECASE
