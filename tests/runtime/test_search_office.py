@@ -463,3 +463,9 @@ def test_sharing_a_thing_with_an_account_authorizes_it() -> None:
 def test_what_a_day_to_come_owns_is_an_event() -> None:
     assert stem("event") in query_terms("what's the agenda for tomorrow's sprint planning?")
     assert stem("event") not in query_terms("restore yesterday's snapshot into a new database")
+
+
+def test_someone_made_an_owner_of_a_thing_is_added_to_it() -> None:
+    assert adds_someone("make Jordan an owner of the Design team")
+    assert adds_someone("make Ahmed the owner of the Sales group")
+    assert not adds_someone("make the Design team private")

@@ -350,7 +350,8 @@ _ADDS_SOMEONE = re.compile(
     r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
     r"((?:student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)s?)"
     r"\s+(?:to|into|from|off|out)\b"
-    r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+an?\s+member\s+of\b"  # "make Bob a member of Finance"
+    # "make Bob a member of Finance", "make Jordan an owner of the Design team"
+    r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:an?|the)\s+(?:co-?)?(?:member|owner)\s+of\b"
     r"|\b(?i:add|put)\s+(him|her|them)\s+(?:to|in|into|onto)\s+(?:the|our|my)\b"  # "Nina starts Monday, put her in"
 )
 # Someone's memberships asked for: "which Teams am I a member of", "what groups is Tom a member of". An
