@@ -469,3 +469,12 @@ def test_someone_made_an_owner_of_a_thing_is_added_to_it() -> None:
     assert adds_someone("make Jordan an owner of the Design team")
     assert adds_someone("make Ahmed the owner of the Sales group")
     assert not adds_someone("make the Design team private")
+
+
+def test_a_thing_moved_elsewhere_may_be_reassigned() -> None:
+    terminals = [
+        entry("update_store", "PATCH", "/stores/{storeId}", "Update a store"),
+        entry("reassign_terminal", "POST", "/terminals/{terminalId}/reassign", "Reassign a terminal"),
+        entry("update_terminal_settings", "PATCH", "/stores/{storeId}/terminalSettings", "Update terminal settings"),
+    ]
+    assert first(terminals, "move terminal V400m-123 to the Paris store") == "reassign_terminal"

@@ -53,7 +53,7 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "deactivate": (("disable", "update"), 0.6),
     "activate": (("enable", "update"), 0.6),
     "toggle": (("update",), 0.5),
-    "move": (("move", "transfer", "update"), 0.5),
+    "move": (("move", "transfer", "update", "reassign"), 0.5),  # a terminal moved to another store is reassigned
     "show": (("get", "list"), 0.4),
     # Whom to show it to, not whose it is: "show me the devices that haven't checked in".
     "show me": (("show", "get", "list"), 0.4),
