@@ -478,3 +478,22 @@ def test_a_thing_moved_elsewhere_may_be_reassigned() -> None:
         entry("update_terminal_settings", "PATCH", "/stores/{storeId}/terminalSettings", "Update terminal settings"),
     ]
     assert first(terminals, "move terminal V400m-123 to the Paris store") == "reassign_terminal"
+
+
+def test_a_name_said_first_as_an_owner_names_someone() -> None:
+    assert names_someone("Maya's out sick today, cancel her 1:1s")
+    assert not names_someone("Today's standup is cancelled")
+
+
+def test_people_told_something_are_sent_a_message() -> None:
+    for request in ("the Dublin office is closed tomorrow, let everyone there know", "tell the office manager"):
+        assert stem("send") in query_terms(request)
+    assert stem("create") in query_terms("the training video is too big for email, share a link instead")
+
+
+def test_a_persons_names_are_their_records() -> None:
+    assert stem("surname") in query_terms("Olga got married, update her last name to Petrova")
+
+
+def test_a_gathering_said_first_is_what_the_action_is_on() -> None:
+    assert stem("event") in query_terms("the kickoff was moved to the big room, update the location")

@@ -192,7 +192,8 @@ def query_terms(text: str) -> dict[str, float]:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
         weights.setdefault(stem("join"), _JOINED_WEIGHT)
-    if _DAYS_THING.search(text):
+    # "the kickoff was moved to the big room, update the location": the gathering's
+    if _DAYS_THING.search(text) or _GATHERING_SAID_FIRST.search(what_happened(meant(text))[0]):
         weights[stem("event")] = max(weights.get(stem("event"), 0.0), _DAYS_THING_WEIGHT)
     if _JOINED_GATHERING.search(text):
         for term in map(stem, _MEMBERS):
@@ -384,6 +385,7 @@ _DAYS_THING = re.compile(
     re.IGNORECASE,
 )
 _DAYS_THING_WEIGHT = 0.6
+_GATHERING_SAID_FIRST = re.compile(rf"\b(?:{_GATHERING_WORDS}|kickoff|all hands)\b", re.IGNORECASE)
 # The gathering said first, what to do after: "the design review is on Friday, invite the whole Design team".
 _GATHERING_THEN_INVITE = re.compile(
     rf"\b({_GATHERING_WORDS})\b[^,;]*[,;]\s+(?:please\s+|and\s+|so\s+)?invite\b()", re.IGNORECASE
@@ -431,6 +433,7 @@ _ROLE_OWNER = re.compile(
     re.IGNORECASE,
 )
 _OWNER_WEIGHT = 0.3
+_FIRST_OWNER = re.compile(r"^\s*([A-Z][a-z]+)['\u2019]s\b")
 
 
 def owning_roles(text: str, things: Container[str]) -> list[str]:
@@ -459,6 +462,10 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
     """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
     if owning_roles(text, things):
         return True
+    first = _FIRST_OWNER.match(text)
+    owner = first[1].lower() if first else ""
+    if first and owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
+        return True  # "Maya's out sick today, cancel her 1:1s": a name said first
     before = ""
     for token in meant(_QUOTED.sub(" ", text)).split():
         bare = unpunctuated(token)

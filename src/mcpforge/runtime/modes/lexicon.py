@@ -49,7 +49,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "give": (("assign", "assignee", "grant", "add"), 0.5),
     "stop sending": _UNWATCH,
     "stop notifying": _UNWATCH,
-    "tell": (("notify", "notification", "comment", "message"), 0.5),
+    "tell": (("notify", "notification", "comment", "message", "send", "mail"), 0.5),
     "remove": (("delete", "remove"), 0.8),
     "trash": (("delete",), 0.8),
     "drop": (("delete", "remove"), 0.6),

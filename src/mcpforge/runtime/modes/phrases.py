@@ -64,6 +64,16 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     # how far along a piece of work is: its progress ("how far along is the translation?")
     **dict.fromkeys(("how far along", "how far is", "how much is done"), (("progress", "status"), 0.8)),
     "be disturbed": (("presence", "availability", "status"), 0.8),  # "I don't want to be disturbed"
+    # people told something are sent a message ("the office is closed tomorrow, let everyone know")
+    **dict.fromkeys(
+        ("let everyone know", "let them know", "let everyone there know", "let the team know", "let people know"),
+        (("send", "message", "mail"), 0.7),
+    ),
+    # a link made to share a thing ("the video is too big for email, share a link instead")
+    **dict.fromkeys(("share a link", "send a link"), (("link", "create", "share"), 0.8)),
+    # a person's names are their record's ("update her last name to Petrova")
+    **dict.fromkeys(("last name", "family name", "surname"), (("surname", "user", "name"), 0.8)),
+    **dict.fromkeys(("first name", "given name"), (("given", "user", "name"), 0.8)),
     # a meeting pushed back or brought forward is rescheduled ("push my 10 o'clock back to 10:30")
     **dict.fromkeys(("push back", "bring forward"), (("reschedule", "update", "event", "time"), 0.7)),
     # time kept free in a calendar is an event ("block my calendar as out of office", "block out Friday")
