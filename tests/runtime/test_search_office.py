@@ -497,3 +497,16 @@ def test_a_persons_names_are_their_records() -> None:
 
 def test_a_gathering_said_first_is_what_the_action_is_on() -> None:
     assert stem("event") in query_terms("the kickoff was moved to the big room, update the location")
+
+
+def test_whether_a_thing_is_in_a_state_asks_for_that_property() -> None:
+    assert property_phrases("check if her account is enabled", READ) == ["account enabled"]
+    request_ = "our new hire can't log in, check if her account is enabled"
+    assert what_happened(request_)[0] == "our new hire can't log in"
+    assert intent(request_) == READ
+
+
+def test_what_a_note_says_after_that_is_what_to_write() -> None:
+    noted = query_terms("put a note on the client meeting that we need the signed contract")
+    assert stem("contract") not in noted and stem("meeting") in noted
+    assert stem("contract") in query_terms("which note says that we need the signed contract")  # a question

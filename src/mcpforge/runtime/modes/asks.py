@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Container
 
-from .intents import FIRST_VERBS, SENT
+from .intents import FIRST_VERBS, READ, SENT
 from .lexicon import EVERYDAY
 from .named import COMPOUND, HYPHENATED, NAME, names_of_things, unnamed, unpunctuated
 from .sentences import (
@@ -92,9 +92,9 @@ def query_terms(text: str) -> dict[str, float]:
     count little. A file's name (``budget.xlsx``) says "file".
     """
     text = _PLACED.sub(_a_file, _FILED.sub(_a_file, _QUOTED.sub(" ", text)))
-    written = _WRITTEN.search(text)
-    if written and intent(text[: written.start()]):
-        text = text[: written.start()]
+    written = _WRITTEN.search(text) or _NOTED.search(text)
+    if written and intent(text[: written.start(1)]) - READ:  # a question asks what it says
+        text = text[: written.start(1)]
     weights: dict[str, float] = {}
     parts: dict[str, float] = {}  # of names written as one word
     tokens = []
@@ -215,7 +215,9 @@ def query_terms(text: str) -> dict[str, float]:
 
 # What a request gives to write, after the action that writes it: a colon ("file a bug: the login page
 # crashes") or what a message says ("post a toot saying the server is back up").
-_WRITTEN = re.compile(r": |\s(?:saying|that\s+says|which\s+says|to\s+say)\s", re.IGNORECASE)
+_WRITTEN = re.compile(r"(: |\s(?:saying|that\s+says|which\s+says|to\s+say)\s)", re.IGNORECASE)
+# or what a note or a message says, after "that": "put a note on the client meeting that we need the contract"
+_NOTED = re.compile(r"\b(?:note|message|comment|reminder|announcement)\b[^.?!:]{0,40}?\s(that)\s", re.IGNORECASE)
 
 
 # What a request keeps in a named folder, site or library is a file, named by the words before it: "copy

@@ -71,6 +71,12 @@ _WHOSE = re.compile(
 # "how many unread emails", "the unresolved comments", "unpaid invoices": a state not reached is the state's
 # property (isRead: read, resolved, paid); only a past participle, so "unique", "until", "unit" are not states.
 _NOT_YET = re.compile(r"\bun([a-z]{2,}ed|read|paid|seen|sent|done)\b", re.IGNORECASE)
+# "check if her account is enabled", "see whether the repo is archived": a state a thing holds (accountEnabled).
+_IS_STATE = re.compile(
+    rf"\b(?:if|whether)\s+(?:\w+['\u2019]s|his|her|their|its|the|my|our)\s+((?:{_WORD}\s+)?{_WORD})\s+"
+    rf"(?:is|are)\s+(?:still\s+)?({_WORD})",
+    re.IGNORECASE,
+)
 _WHO_HAS = re.compile(rf"^\s*who\s+(?:has|have)\s+the\s+((?:{_WORD}\s+){{0,2}}{_WORD})", re.IGNORECASE)
 # "who created Budget.xlsx", "who uploaded the slides": a record holds who made it (createdBy). Only
 # making: "who changed PROJ-4" asks for a history and "who reviewed PR 230" for the reviews, records of
@@ -133,6 +139,7 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
         phrases += [_words(found) for found in _IN_THE.findall(request)]
         phrases += [_words(found) for found in _HOW_MUCH.findall(request)]
         phrases += [_words(found) for found in (*_WHOSE.findall(request), *_WHO_HAS.findall(request))]
+        phrases += [_words(f"{thing} {state}") for thing, state in _IS_STATE.findall(request)]
     if wanted == CREATE and not adds_someone(request):  # "add a student to the class": a member
         phrases += [_words(found) for found in _ADDED_TO.findall(request)]
     if "PATCH" in wanted:

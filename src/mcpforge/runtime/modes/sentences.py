@@ -340,7 +340,8 @@ def undone(word: str) -> str | None:
 # branch is merged, delete it").
 _BEFORE_DOING = re.compile(
     r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*"
-    r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left)\s?[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
+    r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left|can't|cannot|won't|doesn't|isn't)"
+    r"\s?[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
 )
 
 
@@ -356,7 +357,8 @@ def what_happened(text: str) -> tuple[str, str]:
     if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
-    return (found[1], found[2]) if acts else ("", text)
+    asks = after[:1] in _LOOKING and after[1:2] in (["if"], ["whether"])  # "..., check if her account is on"
+    return (found[1], found[2]) if acts or asks else ("", text)
 
 
 # What a request is for, after "so": "make the video private so only people with the link can watch
