@@ -510,3 +510,13 @@ def test_what_a_note_says_after_that_is_what_to_write() -> None:
     noted = query_terms("put a note on the client meeting that we need the signed contract")
     assert stem("contract") not in noted and stem("meeting") in noted
     assert stem("contract") in query_terms("which note says that we need the signed contract")  # a question
+
+
+def test_company_phones_are_managed_devices() -> None:
+    assert stem("managed") in query_terms("what's the Wi-Fi policy on company phones?")
+
+
+def test_a_meeting_scheduled_is_an_event_made() -> None:
+    scheduled = query_terms("schedule a Teams meeting with the design team on Monday at 11")
+    assert scheduled[stem("event")] >= 0.8 and scheduled[stem("schedule")] < 1.0
+    assert query_terms("schedule a nightly sync from the SFTP server")[stem("schedule")] == 1.0

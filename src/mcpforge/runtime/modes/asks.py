@@ -195,6 +195,9 @@ def query_terms(text: str) -> dict[str, float]:
     # "the kickoff was moved to the big room, update the location": the gathering's
     if _DAYS_THING.search(text) or _GATHERING_SAID_FIRST.search(what_happened(meant(text))[0]):
         weights[stem("event")] = max(weights.get(stem("event"), 0.0), _DAYS_THING_WEIGHT)
+    if _ARRANGED.search(text):
+        weights[stem("event")] = max(weights.get(stem("event"), 0.0), _GATHERING_WEIGHT)
+        weights[stem("schedule")] = min(weights.get(stem("schedule"), _DESCRIBING), _DESCRIBING)
     if _JOINED_GATHERING.search(text):
         for term in map(stem, _MEMBERS):
             if term in weights:
@@ -391,6 +394,12 @@ _GATHERING_SAID_FIRST = re.compile(rf"\b(?:{_GATHERING_WORDS}|kickoff|all hands)
 # The gathering said first, what to do after: "the design review is on Friday, invite the whole Design team".
 _GATHERING_THEN_INVITE = re.compile(
     rf"\b({_GATHERING_WORDS})\b[^,;]*[,;]\s+(?:please\s+|and\s+|so\s+)?invite\b()", re.IGNORECASE
+)
+# A gathering arranged is an event made ("schedule a Teams meeting with the design team"), not a shift schedule.
+_ARRANGED = re.compile(
+    r"\b(?:schedule|arrange|organi[sz]e|plan)\s+(?:a|an|the|our|my)\s+(?:\S+\s+){0,2}?"
+    r"(?:meetings?|calls?|stand-?ups?|interviews?|lunch(?:es)?|catch-?ups?|all-hands|1:1s?|one on ones?)\b",
+    re.IGNORECASE,
 )
 _GATHERING = ("event", "attendee", "calendar")
 _GATHERING_WEIGHT = 0.8

@@ -219,7 +219,14 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     **{
         f"{whose} {kind}": (("managed", "device", *also), 0.7)
         for whose in ("company", "corporate", "work")
-        for kind, also in (("laptop", ("computer",)), ("laptops", ("computer",)), ("device", ()), ("devices", ()))
+        for kind, also in (
+            ("laptop", ("computer",)),
+            ("laptops", ("computer",)),
+            ("phone", ("mobile",)),
+            ("phones", ("mobile",)),
+            ("device", ()),
+            ("devices", ()),
+        )
     },
     "wireless": (("wifi", "wlan"), 0.8),  # "the wireless network settings": Wi-Fi
     # a Wi-Fi network is a wireless LAN, named by its SSID ("add a guest wifi network")
