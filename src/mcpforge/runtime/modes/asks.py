@@ -13,6 +13,7 @@ import itertools
 import re
 from collections.abc import Container
 
+from .gatherings import gathered
 from .intents import FIRST_VERBS, READ, SENT
 from .lexicon import EVERYDAY
 from .named import COMPOUND, HYPHENATED, NAME, names_of_things, unnamed, unpunctuated
@@ -192,27 +193,7 @@ def query_terms(text: str) -> dict[str, float]:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
         weights.setdefault(stem("join"), _JOINED_WEIGHT)
-    # "the kickoff was moved to the big room, update the location": the gathering's
-    if _DAYS_THING.search(text) or _GATHERING_SAID_FIRST.search(what_happened(meant(text))[0]):
-        weights[stem("event")] = max(weights.get(stem("event"), 0.0), _DAYS_THING_WEIGHT)
-    if _ARRANGED.search(text):
-        weights[stem("event")] = max(weights.get(stem("event"), 0.0), _GATHERING_WEIGHT)
-        weights[stem("schedule")] = min(weights.get(stem("schedule"), _DESCRIBING), _DESCRIBING)
-    if _JOINED_GATHERING.search(text):
-        for term in map(stem, _MEMBERS):
-            if term in weights:
-                weights[term] = min(weights[term], _JOINED_WEIGHT)
-        for term in map(stem, _ATTENDED):
-            weights[term] = max(weights.get(term, 0.0), _GATHERING_WEIGHT)
-    gathering = _GATHERING_INVITE.search(text) or _GATHERING_THEN_INVITE.search(text)
-    if gathering:  # "accept the invitation to the design review meeting": the event's
-        weights[stem("invitation")] = min(weights.get(stem("invitation"), 1.0), _GATHERING_INVITATION)
-        # The gathering's own word ("meeting", "session") says which event, as a name would.
-        said_gathering = stem((gathering.group(1) or gathering.group(2)).lower())
-        if said_gathering in weights:
-            weights[said_gathering] = min(weights[said_gathering], _GATHERING_SAID)
-        for term in map(stem, _GATHERING):
-            weights[term] = max(weights.get(term, 0.0), _GATHERING_WEIGHT)
+    gathered(text, what_happened(meant(text))[0], weights)
     return weights
 
 
@@ -365,46 +346,6 @@ _ADDS_SOMEONE = re.compile(
 # what someone is a member of comes before the members of each.
 _MEMBER_OF = re.compile(r"\b(?:am\s+i|are\s+we|is\s+\w+|i'?m|we'?re)\s+(?:an?\s+)?members?\s+of\b", re.IGNORECASE)
 _JOINED_WEIGHT = 0.3
-# An invitation to a gathering is the gathering's: a calendar's event and its attendees ("send Raj an invite to
-# Friday's planning session", "who turned down the offsite invite?"), not an invitation of its own (a guest
-# user's, a repository's). A gathering's word after "to" is an action ("invite Jo to review the PR").
-_GATHERING_WORDS = (
-    r"meetings?|calls?|sessions?|workshops?|offsites?|off-sites?|stand-?ups?|syncs?|reviews?|events?|appointments?"
-    r"|part(?:y|ies)|lunch(?:es)?|dinners?|webinars?|interviews?|retros?|retrospectives?|demos?|trainings?"
-    r"|kick-?offs?|all-hands|catch-?ups?|presentations?|conferences?|celebrations?|meetups?|1:1s?"
-)
-_GATHERING_INVITE = re.compile(
-    rf"\b({_GATHERING_WORDS})\s+invit(?:e|es|ation|ations)\b"
-    rf"|\binvit(?:e|es|ed|ation|ations)\b(?:\s+\S+){{0,3}}?\s+(?:to|for)\s+(?!(?:{_GATHERING_WORDS})\b)"
-    rf"(?:\S+\s+){{0,4}}?({_GATHERING_WORDS})\b",
-    re.IGNORECASE,
-)
-# Who joined a gathering are its attendees ("who joined the Teams meeting and for how long"), not the members
-# who joined a team.
-_JOINED_GATHERING = re.compile(rf"\bwho\s+joined\s+(?:\S+\s+){{0,4}}?(?:{_GATHERING_WORDS})\b", re.IGNORECASE)
-_ATTENDED = ("attendee", "participant", "attendance")
-# A thing a day to come owns is what happens that day: "tomorrow's sprint planning", "Friday's all-hands" (an
-# event; yesterday's are as often what was made then: a build, a snapshot).
-_DAYS_THING = re.compile(
-    r"\b(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)['\u2019]s\s+\w",
-    re.IGNORECASE,
-)
-_DAYS_THING_WEIGHT = 0.6
-_GATHERING_SAID_FIRST = re.compile(rf"\b(?:{_GATHERING_WORDS}|kickoff|all hands)\b", re.IGNORECASE)
-# The gathering said first, what to do after: "the design review is on Friday, invite the whole Design team".
-_GATHERING_THEN_INVITE = re.compile(
-    rf"\b({_GATHERING_WORDS})\b[^,;]*[,;]\s+(?:please\s+|and\s+|so\s+)?invite\b()", re.IGNORECASE
-)
-# A gathering arranged is an event made ("schedule a Teams meeting with the design team"), not a shift schedule.
-_ARRANGED = re.compile(
-    r"\b(?:schedule|arrange|organi[sz]e|plan)\s+(?:a|an|the|our|my)\s+(?:\S+\s+){0,2}?"
-    r"(?:meetings?|calls?|stand-?ups?|interviews?|lunch(?:es)?|catch-?ups?|all-hands|1:1s?|one on ones?)\b",
-    re.IGNORECASE,
-)
-_GATHERING = ("event", "attendee", "calendar")
-_GATHERING_WEIGHT = 0.8
-_GATHERING_INVITATION = 0.4
-_GATHERING_SAID = 0.5
 _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
 _MEMBERS = ("member", "membership")

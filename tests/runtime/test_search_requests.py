@@ -1,0 +1,275 @@
+"""Search mode: what a request says around what it asks: what happened first, who owns a thing or is told, states,
+kinds and keys, and the office words in them."""
+
+from __future__ import annotations
+
+from helpers import search_entry as entry
+from helpers import search_first as first
+from mcpforge.runtime.modes.asks import adds_someone, names_someone, query_terms
+from mcpforge.runtime.modes.index import SearchIndex
+from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE
+from mcpforge.runtime.modes.properties import Properties, property_phrases
+from mcpforge.runtime.modes.sentences import intent, meant, what_happened
+from mcpforge.runtime.modes.words import stem
+
+
+def test_a_state_not_reached_is_that_states_property_named_whole() -> None:
+    docs = [
+        {"resource": ["message"], "properties": ["subject", "read"]},
+        {"resource": ["suggestion"], "properties": ["read_at"]},  # a time of reading: not the state
+        {"resource": ["event"], "properties": ["subject"]},
+    ]
+    properties = Properties(docs, 1.0, 0.5)
+    assert set(properties.scores("how many unread emails do I have?", READ)) == {0}
+    assert properties.scores("list the unique subjects", READ) == {}  # "unique" is no state
+    assert properties.scores("mark the email unread", UPDATE) == {}  # a change: what to set, not a filter
+
+
+def test_the_words_after_by_in_a_sort_name_its_key() -> None:
+    assert query_terms("sort the leads sheet by close date")[stem("close")] < 1.0
+    assert query_terms("close the leads sheet")[stem("close")] == 1.0
+
+
+WORKPLACE_FILES = [
+    entry("create_contract", "POST", "/contracts", "Create contract"),
+    entry("upload_content", "PUT", "/drives/{drive-id}/items/{item-id}/content", "Upload the content of a file"),
+    entry("list_site_lists", "GET", "/sites/{site-id}/lists", "List the lists of a site"),
+    entry("get_site", "GET", "/sites/{site-id}", "Get a site"),
+]
+
+
+def test_what_is_put_on_a_named_site_is_a_file() -> None:
+    assert first(WORKPLACE_FILES, "upload the signed contract to the Legal SharePoint site") == "upload_content"
+    # a site's own lists are not files: only what is put there is
+    assert stem("file") not in query_terms("list the lists on the Intranet site")
+
+
+TODO = [
+    entry("update_todo", "PATCH", "/me/todo", "Update todo"),
+    entry("update_task", "PATCH", "/me/todo/lists/{list-id}/tasks/{task-id}", "Update a task", status="str"),
+]
+
+
+def test_a_to_do_is_a_task_and_done_is_its_status() -> None:
+    assert query_terms("mark the renew passport to-do as done")[stem("task")] >= 0.8
+    assert stem("complete") in query_terms("mark the launch task as done")
+    assert first(TODO, 'mark the "renew passport" to-do as done') == "update_task"
+    assert stem("task") not in query_terms("set my status to do not disturb")
+
+
+def test_a_capitalised_word_the_lexicon_knows_names_the_place_after_it() -> None:
+    assert query_terms("copy the Q3 report into the Archive folder")[stem("archive")] < 0.5
+    assert query_terms("archive the old folder")[stem("archive")] == 1.0
+    # a kind of file, not a file's name
+    assert query_terms("add another tab to the Excel file")[stem("excel")] == 1.0
+
+
+def test_a_class_roster_is_its_members_or_a_rota() -> None:
+    assert stem("member") in query_terms("print the Biology class roster")
+    assert stem("shift") in query_terms("who's on the roster for Saturday?")
+    assert stem("member") not in query_terms("what's on the rota for next week?")
+
+
+MEETINGS = [
+    entry("list_team_members", "GET", "/teams/{team-id}/members", "List members of a team"),
+    entry("get_attendance", "GET", "/me/onlineMeetings/{meeting-id}/attendanceReports", "List attendance reports"),
+]
+
+
+def test_who_joined_a_gathering_are_its_attendees() -> None:
+    assert first(MEETINGS, "who joined the Teams meeting this morning and for how long?") == "get_attendance"
+    assert first(MEETINGS, "who joined the Marketing team this month?") == "list_team_members"
+
+
+def test_a_thing_named_by_its_kind_is_one_the_path_names_by_id() -> None:
+    # Alike in all they say, so only the path tells them apart: the shorter is the general one, unless the
+    # request names one list ("the Assets list"), which the longer names by its id.
+    lists = [
+        entry("list_site_columns", "GET", "/sites/{site-id}/columns", "List columns"),
+        entry("list_list_columns", "GET", "/sites/{site-id}/lists/{list-id}/columns", "List columns"),
+    ]
+    same = {"name": ["column"], "resource": ["column"]}
+    index = SearchIndex(lists, analysed=[same, same])
+    assert index.names(index.search("what columns does the Assets list have?", limit=1)) == ["list_list_columns"]
+    assert index.names(index.search("what columns are there?", limit=1)) == ["list_site_columns"]
+
+
+def test_a_participle_before_its_thing_says_its_kind_not_an_action() -> None:
+    assert stem("permission") not in query_terms("rename the shared mailbox calendar to Front Desk")
+    assert stem("permission") in query_terms("share the deck with Priya")
+    assert stem("share") in query_terms("rename the shared mailbox calendar to Front Desk")
+
+
+CALENDARS = [
+    entry("get_my_manager", "GET", "/me/manager", "Get manager"),
+    entry("list_user_events", "GET", "/users/{user-id}/calendar/events", "List events"),
+    entry("list_my_events", "GET", "/me/calendar/events", "List events"),
+    entry("get_user_calendar", "GET", "/users/{user-id}/calendar", "Get calendar"),
+]
+
+
+def test_a_role_owning_a_thing_says_whose_it_is() -> None:
+    bosses = first(CALENDARS, "what's on my boss's calendar tomorrow afternoon?")
+    assert bosses in {"list_user_events", "get_user_calendar"}
+    assert first(CALENDARS, "who is my boss?") == "get_my_manager"
+    # a property of the role's own record, not a thing of theirs
+    assert first(CALENDARS, "what's my manager's phone number?") == "get_my_manager"
+
+
+def test_checking_whether_something_is_so_is_a_question() -> None:
+    assert intent("check if Raj's account is enabled") == READ
+    assert intent("enable Raj's account") != READ
+
+
+def test_a_webhook_is_also_a_subscription_to_changes() -> None:
+    assert stem("subscription") in query_terms("set up a webhook for new messages in my inbox")
+
+
+def test_someone_put_in_by_pronoun_or_as_new_hires_is_a_member_added() -> None:
+    assert adds_someone("Nina starts Monday, put her in the Design team")
+    assert adds_someone("add the new hires to the All Staff distribution list")
+    assert not adds_someone("put it in the Archive folder")
+
+
+def test_a_request_to_find_out_something_is_the_question_itself() -> None:
+    assert meant("I need to know who has admin rights in our tenant").startswith("who has")
+    assert meant("could you check what groups Omar belongs to?").startswith("what groups")
+    assert meant("figure out when Ana, Ben and I are all free").startswith("when Ana")
+    assert meant("check the backups") == "check the backups"  # no question: the API's own check
+
+
+def test_admin_rights_are_a_role_and_being_free_is_in_a_schedule() -> None:
+    assert stem("role") in query_terms("who has admin rights in our tenant?")
+    assert stem("schedule") in query_terms("figure out when Ana, Ben and I are all free next week")
+
+
+def test_a_folder_is_kept_in_a_drive() -> None:
+    assert stem("drive") in query_terms("someone deleted the Budget folder, bring it back")
+
+
+def test_what_a_thing_should_do_is_a_setting_to_change() -> None:
+    assert intent("our intern's account should expire at the end of August") == UPDATE
+    assert intent("new users should get fabrikam.com addresses by default") == UPDATE
+    assert intent("what should we fix first to improve our secure score?") == READ
+
+
+def test_what_someone_needs_is_to_be_shown_unless_wanted_in_a_state() -> None:
+    assert intent("I need the logs of the last deploy workflow run") == READ
+    assert intent("I want the numbers spreadsheet shared with the auditors") != READ
+
+
+def test_what_happened_before_an_action_that_does_not_refer_back_is_only_context() -> None:
+    assert what_happened("the wifi password changed, tell everyone in the Office channel")[0]
+    told = query_terms("the wifi password changed, tell everyone in the Office channel")
+    assert told[stem("password")] < 1.0 and told[stem("channel")] == 1.0
+    # what happened names what the action is on when the action refers back to it
+    found = query_terms("we lost the signed NDA, can you find it in SharePoint?")
+    assert found[stem("nda")] == 1.0 and found[stem("lost")] < 1.0
+    # a wish says what for
+    assert stem("presence") in query_terms("I don't want to be disturbed, change my Teams status")
+
+
+def test_telling_people_sends_a_message_and_telling_me_asks() -> None:
+    assert intent("tell everyone in the Office channel that the launch moved") == CREATE
+    assert intent("tell me which of my meetings tomorrow are online") == READ
+    assert intent("tell me whenever a new email lands in the support mailbox") != READ
+    assert intent("replace the logo on the site") == UPDATE
+
+
+def test_a_meeting_named_by_its_hour_pushed_back_is_rescheduled() -> None:
+    hour = query_terms("I'm running late, move my 10 o'clock to 10:30")
+    assert hour[stem("oclock")] < 0.5 and stem("event") in hour
+    assert stem("reschedule") in query_terms("push the standup back an hour")
+    assert intent("push the standup back an hour") == UPDATE
+
+
+def test_time_blocked_in_a_calendar_is_an_event_made() -> None:
+    assert stem("event") in query_terms("block my calendar as out of office from the 1st to the 14th")
+    assert intent("block out Friday afternoon") == CREATE
+
+
+def test_someone_who_needs_access_is_given_it() -> None:
+    assert intent("the auditor needs read access to the Finance site until Friday") == UPDATE
+    assert stem("grant") in query_terms("the auditor needs read access to the Finance site until Friday")
+    assert stem("grant") not in query_terms("start a review of who still needs access to the finance app")
+
+
+def test_what_people_are_working_on_is_their_tasks() -> None:
+    assert stem("task") in query_terms("I'd like to see what my team is working on in Planner")
+    assert stem("accidentally") not in query_terms("I accidentally deleted an email from HR")
+
+
+def test_a_gathering_said_before_inviting_is_what_the_invite_is_to() -> None:
+    invited = query_terms("the design review is on Friday, invite the whole Design team")
+    assert invited[stem("event")] >= 0.8 and invited.get(stem("invitation"), 0.0) <= 0.4
+
+
+def test_a_thing_moved_to_a_clock_time_is_rescheduled() -> None:
+    assert meant("the standup clashes with lunch, move it to 9:30").endswith("reschedule it to 9:30")
+    assert "reschedule" not in meant("move it to the Archive folder")
+
+
+def test_sharing_a_thing_with_an_account_authorizes_it() -> None:
+    assert stem("authorize") in query_terms("share the snapshot with the analytics account")
+
+
+def test_what_a_day_to_come_owns_is_an_event() -> None:
+    assert stem("event") in query_terms("what's the agenda for tomorrow's sprint planning?")
+    assert stem("event") not in query_terms("restore yesterday's snapshot into a new database")
+
+
+def test_someone_made_an_owner_of_a_thing_is_added_to_it() -> None:
+    assert adds_someone("make Jordan an owner of the Design team")
+    assert adds_someone("make Ahmed the owner of the Sales group")
+    assert not adds_someone("make the Design team private")
+
+
+def test_a_thing_moved_elsewhere_may_be_reassigned() -> None:
+    terminals = [
+        entry("update_store", "PATCH", "/stores/{storeId}", "Update a store"),
+        entry("reassign_terminal", "POST", "/terminals/{terminalId}/reassign", "Reassign a terminal"),
+        entry("update_terminal_settings", "PATCH", "/stores/{storeId}/terminalSettings", "Update terminal settings"),
+    ]
+    assert first(terminals, "move terminal V400m-123 to the Paris store") == "reassign_terminal"
+
+
+def test_a_name_said_first_as_an_owner_names_someone() -> None:
+    assert names_someone("Maya's out sick today, cancel her 1:1s")
+    assert not names_someone("Today's standup is cancelled")
+
+
+def test_people_told_something_are_sent_a_message() -> None:
+    for request in ("the Dublin office is closed tomorrow, let everyone there know", "tell the office manager"):
+        assert stem("send") in query_terms(request)
+    assert stem("create") in query_terms("the training video is too big for email, share a link instead")
+
+
+def test_a_persons_names_are_their_records() -> None:
+    assert stem("surname") in query_terms("Olga got married, update her last name to Petrova")
+
+
+def test_a_gathering_said_first_is_what_the_action_is_on() -> None:
+    assert stem("event") in query_terms("the kickoff was moved to the big room, update the location")
+
+
+def test_whether_a_thing_is_in_a_state_asks_for_that_property() -> None:
+    assert property_phrases("check if her account is enabled", READ) == ["account enabled"]
+    request_ = "our new hire can't log in, check if her account is enabled"
+    assert what_happened(request_)[0] == "our new hire can't log in"
+    assert intent(request_) == READ
+
+
+def test_what_a_note_says_after_that_is_what_to_write() -> None:
+    noted = query_terms("put a note on the client meeting that we need the signed contract")
+    assert stem("contract") not in noted and stem("meeting") in noted
+    assert stem("contract") in query_terms("which note says that we need the signed contract")  # a question
+
+
+def test_company_phones_are_managed_devices() -> None:
+    assert stem("managed") in query_terms("what's the Wi-Fi policy on company phones?")
+
+
+def test_a_meeting_scheduled_is_an_event_made() -> None:
+    scheduled = query_terms("schedule a Teams meeting with the design team on Monday at 11")
+    assert scheduled[stem("event")] >= 0.8 and scheduled[stem("schedule")] < 1.0
+    assert query_terms("schedule a nightly sync from the SFTP server")[stem("schedule")] == 1.0
