@@ -32,7 +32,7 @@ from .sentences import (
 )
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
-__all__ = ["adds_someone", "asks_of_self", "names_someone", "query_terms"]
+__all__ = ["adds_someone", "as_owners", "asks_of_self", "names_someone", "owning_roles", "query_terms"]
 
 
 _LONGEST = max(len(k.split()) for k in EVERYDAY)

@@ -78,6 +78,8 @@ class Weights:
     # Two words said in a row that an API runs together as one resource's name (Google's "accountstatuses",
     # "orgunits"): the joined word, at this share of the two words' weight.
     joined: float = 0.5
+    # A thing named by its kind ("the Assets list"), an operation whose path names one of that kind by its id
+    # (/sites/{id}/lists/{list-id}/columns): score x (1 + identified).
     identified: float = 0.1
 
 
@@ -195,8 +197,8 @@ class SearchIndex:
         asker = not someone and asks_of_self(request)
         kinds = {stem(kind) for kind in _NAMED_KIND.findall(request)}
         if kinds:
-            identified, raised_ = self._identified, 1 + self.weights.identified
-            scores = {n: v * raised_ if not kinds.isdisjoint(identified[n]) else v for n, v in scores.items()}
+            identified, by_id = self._identified, 1 + self.weights.identified
+            scores = {n: v * by_id if not kinds.isdisjoint(identified[n]) else v for n, v in scores.items()}
         if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
@@ -252,6 +254,7 @@ class SearchIndex:
         return [hit.entry["tool"]["name"] for hit in hits]
 
 
+# "the Assets list", "our Q3 Planning board": the kind after a thing's capitalised name.
 _NAMED_KIND = re.compile(r"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[A-Z][\w&-]*\s+)+([a-z]+)\b")
 
 

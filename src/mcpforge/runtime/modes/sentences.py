@@ -39,7 +39,8 @@ __all__ = [
 _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
-_LOOKING = [["check"], ["see"], ["verify"], ["confirm"]]
+_LOOKING = wordset("check see verify confirm")
+_IF = wordset("if whether")
 _QUESTIONS = wordset("which what who how when where")
 _WHEN_DONE = wordset("since last this yesterday today before after during within between earlier recently lately")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
@@ -357,7 +358,7 @@ def what_happened(text: str) -> tuple[str, str]:
     if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
-    asks = after[:1] in _LOOKING and after[1:2] in (["if"], ["whether"])  # "..., check if her account is on"
+    asks = len(after) > 1 and after[0] in _LOOKING and after[1] in _IF  # "..., check if her account is on"
     return (found[1], found[2]) if acts or asks else ("", text)
 
 
@@ -396,7 +397,7 @@ def intent(text: str) -> frozenset[str]:
         return READ
     if said[:1] in (["can"], ["could"]) and said[1:2] not in (["i"], ["we"]):  # "can Tom still sign in?"
         return READ
-    if said[:1] in _LOOKING and said[1:2] in (["if"], ["whether"]):  # "check if Raj's account is enabled"
+    if len(said) > 1 and said[0] in _LOOKING and said[1] in _IF:  # "check if Raj's account is enabled"
         return READ
     if "should" in said[1:] and said[0] not in _QUESTIONS:  # "the intern's account should expire in August"
         return UPDATE
