@@ -117,7 +117,7 @@ def test_files_a_run_no_longer_generates_are_removed(tmp_path: Path) -> None:
 
 
 INTERRUPT = textwrap.dedent("""
-    import os, signal, sys, json
+    import os, signal, sys, json, time
     from pathlib import Path
     from mcpforge.output import write
     from mcpforge.project.files import RenderedFile
@@ -134,6 +134,7 @@ INTERRUPT = textwrap.dedent("""
             if how == "error":
                 raise OSError(28, "No space left on device")
             os.kill(os.getpid(), getattr(signal, how))
+            time.sleep(0.5)  # in either thread: the main thread takes the signal before the staging can end
 
     if step == "staging":
         original = Path.write_bytes

@@ -33,7 +33,16 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+class _Deferral:
+    """The signals that arrived inside :func:`signals_deferred` (main thread only); None outside it."""
+
+    held: list[int] | None = None
+
+
 def _raise(signum: int, frame: FrameType | None) -> None:
+    if _Deferral.held is not None:  # a signal the kernel delivered before the block began, handled in it: later
+        _Deferral.held.append(signum)
+        return
     raise Signalled(signum)
 
 
@@ -53,15 +62,25 @@ def signals_raise() -> Iterator[None]:
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """Within the block, SIGINT, SIGTERM and SIGHUP wait; they are delivered when it ends (POSIX only)."""
-    if not (_main_thread() and hasattr(signal, "pthread_sigmask")):
+    """Within the block, SIGINT, SIGTERM and SIGHUP wait; the first raises :class:`Signalled` when it ends.
+
+    Blocking them (POSIX) keeps new ones in the kernel; but Python runs a handler at its next step after
+    the kernel delivered the signal, which may be inside the block: inside :func:`signals_raise` that
+    handler then only notes it.
+    """
+    if not _main_thread() or _Deferral.held is not None:
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    _Deferral.held = []
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # what waited in the kernel: noted, or raised below
+        held, _Deferral.held = _Deferral.held, None
+        if held:
+            raise Signalled(held[0])
 
 
 def leave_signals_to_the_main_thread() -> None:

@@ -268,8 +268,9 @@ def write_tree(
                         _restore(out_dir, placed, removed)
                         raise
             finally:
-                shutil.rmtree(out_dir / STAGING, ignore_errors=True)
-                shutil.rmtree(out_dir / BACKUP, ignore_errors=True)
+                with signals_deferred():  # a signal now would leave the staging folder half removed
+                    shutil.rmtree(out_dir / STAGING, ignore_errors=True)
+                    shutil.rmtree(out_dir / BACKUP, ignore_errors=True)
     except OSError as exc:
         raise OutputError(
             f"cannot write {out_dir}: {exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else ""),
