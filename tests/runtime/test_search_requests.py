@@ -273,3 +273,14 @@ def test_a_meeting_scheduled_is_an_event_made() -> None:
     scheduled = query_terms("schedule a Teams meeting with the design team on Monday at 11")
     assert scheduled[stem("event")] >= 0.8 and scheduled[stem("schedule")] < 1.0
     assert query_terms("schedule a nightly sync from the SFTP server")[stem("schedule")] == 1.0
+
+
+def test_a_question_after_what_happened_asks_of_what_it_names() -> None:
+    request_ = "we bought 10 more E3 licences, how many do we have now?"
+    assert what_happened(request_)[0] == "we bought 10 more E3 licences"
+    assert query_terms(request_)[stem("licences")] == 1.0 and intent(request_) == READ
+
+
+def test_someones_account_is_their_record_and_a_status_set_to_away_a_presence() -> None:
+    assert stem("user") in query_terms("our intern finishes today, disable her account")
+    assert stem("presence") in query_terms("I'm at the dentist until 11, set my status to away")

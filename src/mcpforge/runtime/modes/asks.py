@@ -291,7 +291,9 @@ def _done_before(said: list[str], text: str) -> set[int]:
     start = next((i for i in range(1, len(said)) if said[i : i + len(first)] == first), 0)
     # "the wifi password changed, tell everyone": what to say, not what to find (but a wish says what for:
     # "I don't want to be disturbed, change my status")
-    if _BACK.isdisjoint(said[start:]) and _WISHING.isdisjoint(said[:start]):
+    # A question after it asks of what it names: "we bought 10 more E3 licences, how many do we have now?"
+    asked = start < len(said) and said[start] in _ASKED
+    if not asked and _BACK.isdisjoint(said[start:]) and _WISHING.isdisjoint(said[:start]):
         return set(range(start))
     return {i for i in range(start) if methods_of(said[i]) or _told(said[i])}
 
@@ -304,6 +306,7 @@ def _told(word: str) -> bool:
 # What the action says of what happened ("we lost the NDA, find it", "Omar is on leave, remove his licenses").
 _BACK = wordset("it its them their they him his her he she this that those these there one ones")
 _WISHING = wordset("want wants need needs like")
+_ASKED = wordset("how what which who when where")
 _HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
 
 

@@ -74,6 +74,13 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     # a person's names are their record's ("update her last name to Petrova")
     **dict.fromkeys(("last name", "family name", "surname"), (("surname", "user", "name"), 0.8)),
     **dict.fromkeys(("first name", "given name"), (("given", "user", "name"), 0.8)),
+    # someone's account is their user record ("our intern finishes today, disable her account")
+    **dict.fromkeys(("his account", "her account", "their account"), (("user",), 0.7)),
+    # one's own status set to a state is a presence ("set my status to away")
+    **dict.fromkeys(
+        ("status to away", "status to busy", "status to available", "status to offline"),
+        (("presence", "availability"), 0.9),
+    ),
     # a meeting pushed back or brought forward is rescheduled ("push my 10 o'clock back to 10:30")
     **dict.fromkeys(("push back", "bring forward"), (("reschedule", "update", "event", "time"), 0.7)),
     # time kept free in a calendar is an event ("block my calendar as out of office", "block out Friday")

@@ -358,7 +358,8 @@ def what_happened(text: str) -> tuple[str, str]:
     if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
-    asks = len(after) > 1 and after[0] in _LOOKING and after[1] in _IF  # "..., check if her account is on"
+    # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
+    asks = after[0] in _QUESTIONS or (len(after) > 1 and after[0] in _LOOKING and after[1] in _IF)
     return (found[1], found[2]) if acts or asks else ("", text)
 
 
