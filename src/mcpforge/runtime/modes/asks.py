@@ -18,6 +18,7 @@ from .intents import FIRST_VERBS, READ, SENT
 from .lexicon import EVERYDAY
 from .named import COMPOUND, HYPHENATED, NAME, names_of_things, unnamed, unpunctuated
 from .sentences import (
+    QUESTIONS,
     condition,
     described,
     intent,
@@ -133,7 +134,8 @@ def query_terms(text: str) -> dict[str, float]:
     # what someone did to them does ("the movies I added"): each word counts less, without its lexicon's
     # words (a license's subscriptions, a sign-in's sessions would name other things than the users).
     describing, purpose, scope = described(said) | condition(said), what_for(said), _scope(said)
-    describing |= _done_before(said, text)  # "the branch is merged, delete it": which branch, not a merge
+    happened, action = what_happened(meant(text))
+    describing |= _done_before(said, happened, action)  # "the branch is merged, delete it": which branch
     index = 0
     while index < len(said):
         if index in describing or index in purpose or index in scope:  # "the movies I added": which movies
@@ -193,7 +195,7 @@ def query_terms(text: str) -> dict[str, float]:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
     elif _MEMBER_OF.search(text):  # "which Teams am I a member of": the ones joined, not their members
         weights.setdefault(stem("join"), _JOINED_WEIGHT)
-    gathered(text, what_happened(meant(text))[0], weights)
+    gathered(text, happened, weights)
     return weights
 
 
@@ -278,13 +280,14 @@ def _scope(said: list[str]) -> set[int]:
     return set()
 
 
-def _done_before(said: list[str], text: str) -> set[int]:
-    """Where in ``said`` the actions of a clause saying what happened are (:func:`.sentences.what_happened`).
+def _done_before(said: list[str], happened: str, action: str) -> set[int]:
+    """Where in ``said`` the words of a clause saying what happened count less (:func:`.sentences.what_happened`).
 
     "the feature-x branch is merged, delete it" asks to delete the branch: merging was done, and says
-    which branch; the clause's things ("the branch", "his password") are what the action is on.
+    which branch; the clause's things ("the branch", "his password") are what the action is on, and only
+    its verbs count less. An action that does not refer back to it ("the wifi password changed, tell
+    everyone") makes the whole clause context.
     """
-    happened, action = what_happened(meant(text))
     if not happened:
         return set()
     first = said_words(action)[:2]
@@ -292,7 +295,7 @@ def _done_before(said: list[str], text: str) -> set[int]:
     # "the wifi password changed, tell everyone": what to say, not what to find (but a wish says what for:
     # "I don't want to be disturbed, change my status")
     # A question after it asks of what it names: "we bought 10 more E3 licences, how many do we have now?"
-    asked = start < len(said) and said[start] in _ASKED
+    asked = start < len(said) and said[start] in QUESTIONS
     if not asked and _BACK.isdisjoint(said[start:]) and _WISHING.isdisjoint(said[:start]):
         return set(range(start))
     return {i for i in range(start) if methods_of(said[i]) or _told(said[i])}
@@ -306,7 +309,6 @@ def _told(word: str) -> bool:
 # What the action says of what happened ("we lost the NDA, find it", "Omar is on leave, remove his licenses").
 _BACK = wordset("it its them their they him his her he she this that those these there one ones")
 _WISHING = wordset("want wants need needs like")
-_ASKED = wordset("how what which who when where")
 _HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
 
 

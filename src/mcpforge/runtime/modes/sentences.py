@@ -20,6 +20,7 @@ from .rewordings import REWORDINGS
 from .words import POINTING, STOPWORDS, VALUES, stem, unaccented, words, wordset
 
 __all__ = [
+    "QUESTIONS",
     "condition",
     "described",
     "intent",
@@ -41,7 +42,7 @@ _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
 _LOOKING = wordset("check see verify confirm")
 _IF = wordset("if whether")
-_QUESTIONS = wordset("which what who how when where")
+QUESTIONS = wordset("which what who how when where")  # the words that open a question
 _WHEN_DONE = wordset("since last this yesterday today before after during within between earlier recently lately")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
 
@@ -95,7 +96,7 @@ def _done_when(said: list[str]) -> set[int]:
 
     In a question it is what is asked ("which addresses bounced yesterday"), and stays.
     """
-    if not said or said[0] in _QUESTIONS:
+    if not said or said[0] in QUESTIONS:
         return set()
     return {
         index
@@ -359,7 +360,7 @@ def what_happened(text: str) -> tuple[str, str]:
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
-    asks = after[0] in _QUESTIONS or (len(after) > 1 and after[0] in _LOOKING and after[1] in _IF)
+    asks = after[0] in QUESTIONS or (len(after) > 1 and after[0] in _LOOKING and after[1] in _IF)
     return (found[1], found[2]) if acts or asks else ("", text)
 
 
@@ -400,7 +401,7 @@ def intent(text: str) -> frozenset[str]:
         return READ
     if len(said) > 1 and said[0] in _LOOKING and said[1] in _IF:  # "check if Raj's account is enabled"
         return READ
-    if "should" in said[1:] and said[0] not in _QUESTIONS:  # "the intern's account should expire in August"
+    if "should" in said[1:] and said[0] not in QUESTIONS:  # "the intern's account should expire in August"
         return UPDATE
     if said and said[0] in FIRST_VERBS:
         return FIRST_VERBS[said[0]]
