@@ -134,7 +134,7 @@ def query_terms(text: str) -> dict[str, float]:
     # what someone did to them does ("the movies I added"): each word counts less, without its lexicon's
     # words (a license's subscriptions, a sign-in's sessions would name other things than the users).
     describing, purpose, scope = described(said) | condition(said), what_for(said), _scope(said)
-    happened, action = what_happened(meant(text))
+    happened, action = what_happened(text)
     describing |= _done_before(said, happened, action)  # "the branch is merged, delete it": which branch
     index = 0
     while index < len(said):
@@ -296,7 +296,8 @@ def _done_before(said: list[str], happened: str, action: str) -> set[int]:
     # "I don't want to be disturbed, change my status")
     # A question after it asks of what it names: "we bought 10 more E3 licences, how many do we have now?"
     asked = start < len(said) and said[start] in QUESTIONS
-    if not asked and _BACK.isdisjoint(said[start:]) and _WISHING.isdisjoint(said[:start]):
+    # Referring back only to a person ("Mark's phone was stolen, sign him out") keeps the person, not the things.
+    if not asked and _BACK.intersection(said[start:]) <= _THIRD_PERSON and _WISHING.isdisjoint(said[:start]):
         return set(range(start))
     return {i for i in range(start) if methods_of(said[i]) or _told(said[i])}
 
@@ -308,6 +309,7 @@ def _told(word: str) -> bool:
 
 # What the action says of what happened ("we lost the NDA, find it", "Omar is on leave, remove his licenses").
 _BACK = wordset("it its them their they him his her he she this that those these there one ones")
+_THIRD_PERSON = wordset("him his her he she")  # someone other than the asker, always a person
 _WISHING = wordset("want wants need needs like")
 _HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
 
@@ -390,7 +392,9 @@ _ROLE_OWNER = re.compile(
     re.IGNORECASE,
 )
 _OWNER_WEIGHT = 0.3
-_FIRST_OWNER = re.compile(r"^\s*([A-Z][a-z]+)['\u2019]s\b")
+# A capitalised name owning something ("Maya's out sick", "what's on Maria's calendar"): a person, unless it is a
+# value ("Thursday's"), a word the lexicon knows ("Outlook's") or a thing the API names.
+_OWNER = re.compile(r"(?<![\w'\u2019])([A-Z][a-z]+)['\u2019]s\b")
 
 
 def owning_roles(text: str, things: Container[str]) -> list[str]:
@@ -417,12 +421,11 @@ def as_owners(asked: dict[str, float], roles: list[str]) -> dict[str, float]:
 
 def names_someone(text: str, things: Container[str] = ()) -> bool:
     """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
-    if owning_roles(text, things):
+    if owning_roles(text, things) or not _THIRD_PERSON.isdisjoint(words(text)):  # "sign him out of everything"
         return True
-    first = _FIRST_OWNER.match(text)
-    owner = first[1].lower() if first else ""
-    if first and owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
-        return True  # "Maya's out sick today, cancel her 1:1s": a name said first
+    for owner in map(str.lower, _OWNER.findall(_QUOTED.sub(" ", text))):
+        if owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
+            return True
     before = ""
     for token in meant(_QUOTED.sub(" ", text)).split():
         bare = unpunctuated(token)

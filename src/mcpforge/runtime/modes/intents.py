@@ -42,6 +42,7 @@ INTENT_PHRASES = {
     "file a": CREATE,
     "file an": CREATE,
     "sign up": CREATE,
+    **dict.fromkeys(("sign out", "log out"), WRITE),  # "sign him out of everything": his sessions revoked
     "open a": CREATE,  # "open a ticket", "open an issue": one made; "open the site" reads one
     "open an": CREATE,
     **dict.fromkeys(("open the", "open my", "open our", "open this", "open that"), READ),
@@ -65,6 +66,8 @@ INTENT_PHRASES = {
     "block out": CREATE,
     "block off": CREATE,
     "get back": UPDATE,
+    # a link is made to be shared: "get a link to share the roadmap with the company", "get a sharing link"
+    **dict.fromkeys(("get a link", "get a sharing", "get a shareable"), CREATE),
     "write back": CREATE,
     "leave a": CREATE,
     "stop anyone from": UPDATE,  # a rule against it: made or changed

@@ -85,9 +85,10 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("push back", "bring forward"), (("reschedule", "update", "event", "time"), 0.7)),
     # time kept free in a calendar is an event ("block my calendar as out of office", "block out Friday")
     **dict.fromkeys(("block my calendar", "block out", "block off"), (("event", "calendar", "create"), 0.7)),
-    # when people are free is in their calendars' schedules: "when are Ana, Ben and I all free next week"
+    # when people are free is in their calendars' schedules: "when are Ana, Ben and I all free next week", "is
+    # meeting room B free at 2pm"
     **dict.fromkeys(
-        ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots"),
+        ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots", "free at"),
         (("schedule", "availability", "meeting", "time", "find"), 0.7),
     ),
 }

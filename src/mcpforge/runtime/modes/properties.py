@@ -30,6 +30,8 @@ __all__ = ["Properties", "property_phrases", "who_did"]
 _WORD = r"[A-Za-z][\w-]*"
 # "Ravi's phone number", "the billing app's client secret": the words after a possessive.
 _POSSESSIVE = re.compile(rf"\b({_WORD})['\u2019]s\s+(?=((?:{_WORD}\s*){{1,3}}))")
+# "change his office location": a person's, said by a pronoun
+_PRONOUN_OWNER = re.compile(rf"\b(?:his|her|their)\s+(?=((?:{_WORD}\s*){{1,3}}))", re.IGNORECASE)
 # "the default branch of acme/widgets", "the price of the croissant", "the usage location set on Omar's account".
 _OF = re.compile(rf"\bthe\s+((?:{_WORD}\s+){{0,2}}{_WORD})\s+(?:of|set\s+(?:on|for))\b", re.IGNORECASE)
 # "what time zone is my mailbox set to", "which license does Priya have".
@@ -131,6 +133,7 @@ def property_phrases(request: str, wanted: frozenset[str]) -> list[str]:
     for owner, after in _POSSESSIVE.findall(request) if wanted != CREATE else ():
         if owner.lower() not in _NOT_OWNERS:
             phrases.append(_words(after))
+    phrases += [_words(after) for after in _PRONOUN_OWNER.findall(request)] if wanted != CREATE else []
     phrases += [_words(found) for found in _OF.findall(request)]
     phrases += [_words(found) for found in _WHAT_OF.findall(request)]
     if wanted == READ:

@@ -172,6 +172,7 @@ _ANYONE = wordset("everyone anyone someone everybody anybody people")
 
 # "what's", "who's", "Carol's", "we're": the word before the apostrophe is what was said.
 _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m)\b", re.IGNORECASE)
+_OWNED_FIRST = re.compile(r"\s*[A-Z][a-z]+['\u2019]s\s")
 
 
 @lru_cache(maxsize=1)
@@ -350,13 +351,16 @@ _BEFORE_DOING = re.compile(
 def what_happened(text: str) -> tuple[str, str]:
     """``(what happened, what to do)``: a request's first clause when it says what happened, and the rest.
 
-    Without such a clause, what happened is empty and what to do is ``text``.
+    Both are read as :func:`meant` reads them; without such a clause, what happened is empty and what to
+    do is the whole request.
     """
+    owned = _OWNED_FIRST.match(text) is not None  # "Mark's phone was stolen": a name, not the verb "mark"
+    text = meant(text)
     found = _BEFORE_DOING.match(text)
     if found is None:
         return "", text
     before, after = words(found[1]), said_words(unwrapped(found[2]))  # "..., can you find it"
-    if not after or methods_of(before[0]) or before[0] in _ASKING:  # "delete the old ones, then ..."
+    if not after or (methods_of(before[0]) and not owned) or before[0] in _ASKING:  # "delete the old ones, then"
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
@@ -392,7 +396,7 @@ _TAKEN = wordset("snapshot snapshots backup backups screenshot screenshots photo
 
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = said_words(what_happened(meant(text))[1])
+    said = said_words(what_happened(text)[1])
     if said and said[0] in SENT:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
