@@ -312,3 +312,16 @@ def test_a_link_got_to_share_is_made_and_free_at_a_time_is_a_schedule() -> None:
     assert intent("get a link to share the roadmap doc with the whole company") == CREATE
     assert intent("get the link of the recording") == READ
     assert stem("availability") in query_terms("is meeting room B free at 2pm tomorrow?")
+
+
+def test_what_is_added_to_a_named_list_is_one_of_its_entries() -> None:
+    added = query_terms("add milk to my Groceries list")
+    assert stem("task") in added and stem("item") in added and stem("milk") not in added
+    # a thing said with its article says what it is
+    assert stem("column") in query_terms("add a column called Status to the Projects list")
+    assert stem("task") not in query_terms("add a column called Status to the Projects list")
+
+
+def test_a_sheet_is_a_file_and_a_documents_latest_version_is_a_version() -> None:
+    asked = query_terms("download the latest version of the pricing sheet")
+    assert stem("file") in asked and stem("version") in asked

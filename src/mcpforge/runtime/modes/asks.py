@@ -94,6 +94,7 @@ def query_terms(text: str) -> dict[str, float]:
     count little. A file's name (``budget.xlsx``) says "file".
     """
     text = _PLACED.sub(_a_file, _FILED.sub(_a_file, _QUOTED.sub(" ", text)))
+    text = _LISTED.sub(_an_entry, text)
     written = _WRITTEN.search(text) or _NOTED.search(text)
     if written and intent(text[: written.start(1)]) - READ:  # a question asks what it says
         text = text[: written.start(1)]
@@ -218,7 +219,17 @@ _PLACED = re.compile(
     r"^\s*(?i:upload|copy|move|save|put|store)\s+(?:the|my|our|this|that)\s+((?:[\w-]+\s+){0,2}?[\w-]+)"
     r"(?=\s+(?:to|into|onto|on)\s+the\s+(?:[A-Z][\w-]*\s+)+(?:site|library)\b)"
 )
+# What is added to a named list is one of its entries ("add milk to my Groceries list"), unless it says what it is
+# ("add a column to the Projects list").
+_LISTED = re.compile(
+    r"^\s*(?i:add|put)\s+(?!(?i:an?|the|another|one|my|our|some)\s)((?:[\w-]+\s+){0,3}?[\w-]+)"
+    r"(?=\s+(?:to|on|onto)\s+(?:the|my|our)\s+(?:[A-Z][\w-]*\s+)+(?:list|checklist)\b)"
+)
 _FOLDERED = wordset("email emails mail message messages note notes contact contacts conversation conversations")
+
+
+def _an_entry(found: re.Match[str]) -> str:
+    return found.group(0)[: found.start(1) - found.start()] + "item task"
 
 
 def _a_file(found: re.Match[str]) -> str:

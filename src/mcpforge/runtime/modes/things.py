@@ -147,6 +147,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "client secret": (("password", "credential", "secret", "application"), 0.7),
     "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
     "workbook": (("spreadsheet", "excel", "file", "drive", "item"), 0.5),  # a file, not only its cells
+    "sheet": (("spreadsheet", "worksheet", "workbook", "file"), 0.5),  # "the pricing sheet": a file, or one page
     "excel": (("workbook",), 0.6),
     "password": (("password", "credential", "authentication", "secret"), 0.5),
     "log": (("log", "audit", "trace"), 0.5),
@@ -311,7 +312,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("build machine", "build machines", "build agent", "build agents"), (("runner", "agent"), 0.8)),
     "litigation": (("hold", "legal", "ediscovery", "case"), 0.7),  # a mailbox kept for it is on hold
     # a new version of what runs is an upgrade of it ("deploy a new version of the app")
-    **dict.fromkeys(("new version", "newer version", "latest version"), (("upgrade", "update", "release"), 0.6)),
+    # (or of a document: "download the latest version of the pricing sheet")
+    **dict.fromkeys(
+        ("new version", "newer version", "latest version"), (("upgrade", "update", "release", "version"), 0.6)
+    ),
     # a product or an ad turned down is in its status ("which products were disapproved?")
     **dict.fromkeys(("disapproved", "rejected"), (("status", "issue", "disapproval"), 0.5)),
     "legal hold": (("hold", "ediscovery", "custodian", "case", "litigation"), 0.8),
