@@ -325,3 +325,14 @@ def test_what_is_added_to_a_named_list_is_one_of_its_entries() -> None:
 def test_a_sheet_is_a_file_and_a_documents_latest_version_is_a_version() -> None:
     asked = query_terms("download the latest version of the pricing sheet")
     assert stem("file") in asked and stem("version") in asked
+
+
+def test_what_keeps_going_wrong_is_what_happened() -> None:
+    failing = "the helpdesk app keeps failing to sign in, look up its service principal"
+    assert what_happened(failing) == ("the helpdesk app keeps failing to sign in", "look up its service principal")
+    assert intent(failing) == READ
+
+
+def test_what_one_missed_is_in_the_messages_and_a_document_library_is_a_drive() -> None:
+    assert stem("message") in query_terms("I'm back from holiday, what did I miss in the Product channel?")
+    assert stem("drive") in query_terms("list the document libraries of the Tokyo site")

@@ -83,6 +83,10 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # a meeting pushed back or brought forward is rescheduled ("push my 10 o'clock back to 10:30")
     **dict.fromkeys(("push back", "bring forward"), (("reschedule", "update", "event", "time"), 0.7)),
+    # what was said while one was away is in the messages ("back from holiday, what did I miss in the Product channel?")
+    **dict.fromkeys(("did i miss", "have i missed", "did we miss"), (("message", "messages", "post", "activity"), 0.7)),
+    # where a site keeps its files: its drives ("list the document libraries of the Tokyo site")
+    **dict.fromkeys(("document library", "document libraries"), (("drive", "drives", "library", "file"), 0.8)),
     # time kept free in a calendar is an event ("block my calendar as out of office", "block out Friday")
     **dict.fromkeys(("block my calendar", "block out", "block off"), (("event", "calendar", "create"), 0.7)),
     # when people are free is in their calendars' schedules: "when are Ana, Ben and I all free next week", "is

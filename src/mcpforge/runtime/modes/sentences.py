@@ -343,7 +343,8 @@ def undone(word: str) -> str | None:
 # branch is merged, delete it").
 _BEFORE_DOING = re.compile(
     r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*"
-    r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left|can't|cannot|won't|doesn't|isn't)"
+    r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left|can't|cannot|won't|doesn't|isn't"
+    r"|keeps|fails|crashes|freezes|hangs)"  # what goes wrong, again and again: "the app keeps failing to sign in"
     r"\s?[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
 )
 
