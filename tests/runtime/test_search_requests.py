@@ -336,3 +336,8 @@ def test_what_keeps_going_wrong_is_what_happened() -> None:
 def test_what_one_missed_is_in_the_messages_and_a_document_library_is_a_drive() -> None:
     assert stem("message") in query_terms("I'm back from holiday, what did I miss in the Product channel?")
     assert stem("drive") in query_terms("list the document libraries of the Tokyo site")
+
+
+def test_what_a_search_is_for_is_its_value_unless_a_kind_is_said_first() -> None:
+    assert stem("logo") not in query_terms("search Teams messages for logo")
+    assert stem("file") in query_terms("search all our SharePoint sites for files mentioning the Q3 budget")

@@ -95,6 +95,9 @@ def query_terms(text: str) -> dict[str, float]:
     """
     text = _PLACED.sub(_a_file, _FILED.sub(_a_file, _QUOTED.sub(" ", text)))
     text = _LISTED.sub(_an_entry, text)
+    sought = _SOUGHT.search(text)
+    if sought:  # "search Teams messages for logo": what is searched is named; what for is the query's value
+        text = text[: sought.start(1)] + text[sought.end(1) :]
     written = _WRITTEN.search(text) or _NOTED.search(text)
     if written and intent(text[: written.start(1)]) - READ:  # a question asks what it says
         text = text[: written.start(1)]
@@ -218,6 +221,13 @@ _FILED = re.compile(
 _PLACED = re.compile(
     r"^\s*(?i:upload|copy|move|save|put|store)\s+(?:the|my|our|this|that)\s+((?:[\w-]+\s+){0,2}?[\w-]+)"
     r"(?=\s+(?:to|into|onto|on)\s+the\s+(?:[A-Z][\w-]*\s+)+(?:site|library)\b)"
+)
+# What a search is for, after where it looks: "search my mailbox for invoice 4471" (but a kind said first names
+# what to find: "search our sites for files mentioning the budget").
+_SOUGHT = re.compile(
+    r"\bsearch\s+(?:\S+\s+){1,4}?for\s+(?:[\w-]+\s+(?:mentioning|about|containing|named|called|titled|with)\s+)?"
+    r"([^,.;?!]+)",
+    re.IGNORECASE,
 )
 # What is added to a named list is one of its entries ("add milk to my Groceries list"), unless it says what it is
 # ("add a column to the Projects list").
