@@ -341,3 +341,14 @@ def test_what_one_missed_is_in_the_messages_and_a_document_library_is_a_drive() 
 def test_what_a_search_is_for_is_its_value_unless_a_kind_is_said_first() -> None:
     assert stem("logo") not in query_terms("search Teams messages for logo")
     assert stem("file") in query_terms("search all our SharePoint sites for files mentioning the Q3 budget")
+
+
+def test_a_gathering_something_happened_to_is_the_event_its_word_names() -> None:
+    slipped = query_terms("the quarterly review slipped a week, move it to next Thursday")
+    assert slipped[stem("review")] < slipped[stem("event")]
+    # a gathering's word naming another thing is that thing's
+    assert stem("calendar") not in query_terms("the training video is too big for email, share a link instead")
+
+
+def test_a_list_exported_is_the_list() -> None:
+    assert query_terms("export the list of admins in our tenant")[stem("export")] < 1.0

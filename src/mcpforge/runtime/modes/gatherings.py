@@ -41,6 +41,11 @@ _DAYS_THING = re.compile(
 )
 _DAYS_THING_WEIGHT = 0.6
 _GATHERING_SAID_FIRST = re.compile(rf"\b(?:{_GATHERING_WORDS}|kickoff|all hands)\b", re.IGNORECASE)
+# A gathering that something happened to ("the quarterly review slipped a week"), not one naming another thing
+# ("the training video is too big").
+_GATHERING_DID = re.compile(
+    rf"\b({_GATHERING_WORDS}|kickoff)\s+(?:is|are|was|were|got|has|had|have|keeps|[a-z]{{3,}}ed)\b", re.IGNORECASE
+)
 # The gathering said first, what to do after: "the design review is on Friday, invite the whole Design team".
 _GATHERING_THEN_INVITE = re.compile(
     rf"\b({_GATHERING_WORDS})\b[^,;]*[,;]\s+(?:please\s+|and\s+|so\s+)?invite\b()", re.IGNORECASE
@@ -69,6 +74,12 @@ def gathered(text: str, happened: str, weights: dict[str, float]) -> None:
     """
     if _DAYS_THING.search(text) or _GATHERING_SAID_FIRST.search(happened):
         _raise(weights, ("event",), _DAYS_THING_WEIGHT)
+    subject = _GATHERING_DID.search(happened)
+    if subject:  # "the quarterly review slipped, move it": its word says which event, as a name would
+        said_gathering = stem(subject.group(1).lower())
+        if said_gathering in weights:
+            weights[said_gathering] = min(weights[said_gathering], _GATHERING_SAID)
+            _raise(weights, ("event", "calendar"), _GATHERING_WEIGHT)
     if _ARRANGED.search(text):
         _raise(weights, ("event",), _GATHERING_WEIGHT)
         weights[stem("schedule")] = min(weights.get(stem("schedule"), _ARRANGING), _ARRANGING)

@@ -62,6 +62,8 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "find me": (("find", "search", "get", "list"), 0.4),
     "let me see": (("show", "get", "list"), 0.4),
     "pull up": (("show", "get", "list"), 0.4),
+    # a list taken out to read elsewhere is the list: "export the list of admins in our tenant"
+    **dict.fromkeys(("export the list of", "export a list of"), (("list", "export"), 0.5)),
     "one": (("single",), 0.5),
     "single": (("single",), 0.5),
     "specific": (("single",), 0.5),
