@@ -352,3 +352,9 @@ def test_a_gathering_something_happened_to_is_the_event_its_word_names() -> None
 
 def test_a_list_exported_is_the_list() -> None:
     assert query_terms("export the list of admins in our tenant")[stem("export")] < 1.0
+
+
+def test_a_reminder_before_a_gathering_is_the_events() -> None:
+    before = query_terms("remind me half an hour before the client call")
+    assert before[stem("event")] > before[stem("task")] and before[stem("remind")] < 1.0
+    assert query_terms("remind me to call the bank tomorrow").get(stem("event"), 0.0) < 0.8

@@ -56,6 +56,14 @@ _ARRANGED = re.compile(
     r"(?:meetings?|calls?|stand-?ups?|interviews?|lunch(?:es)?|catch-?ups?|all-hands|1:1s?|one on ones?)\b",
     re.IGNORECASE,
 )
+# A reminder before a gathering is the event's own ("remind me half an hour before the client call"), not a task.
+_REMINDED = re.compile(
+    rf"\bremind\s+(?:me|us)\b(?:\s+\S+){{0,6}}?\s+before\s+(?:the|my|our|this|that)\s+(?:\S+\s+){{0,3}}?"
+    rf"(?:{_GATHERING_WORDS})\b|\bremind\s+(?:me|us)\s+about\s+(?:the|my|our)\s+(?:\S+\s+){{0,3}}?"
+    rf"(?:{_GATHERING_WORDS})\b(?:\s+\S+){{0,4}}?\s+before\b",
+    re.IGNORECASE,
+)
+_TASKS = ("task", "todo", "remind")  # and the word, which names snoozing and dismissing one
 _GATHERING = ("event", "attendee", "calendar")
 _GATHERING_WEIGHT = 0.8
 _GATHERING_INVITATION = 0.4
@@ -83,6 +91,11 @@ def gathered(text: str, happened: str, weights: dict[str, float]) -> None:
     if _ARRANGED.search(text):
         _raise(weights, ("event",), _GATHERING_WEIGHT)
         weights[stem("schedule")] = min(weights.get(stem("schedule"), _ARRANGING), _ARRANGING)
+    if _REMINDED.search(text):
+        for term in map(stem, _TASKS):
+            if term in weights:
+                weights[term] = min(weights[term], _LOWERED)
+        _raise(weights, ("event", "calendar", "update"), _GATHERING_WEIGHT)
     if _JOINED_GATHERING.search(text):
         for term in map(stem, _MEMBERS):
             if term in weights:
