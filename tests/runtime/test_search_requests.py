@@ -358,3 +358,9 @@ def test_a_reminder_before_a_gathering_is_the_events() -> None:
     before = query_terms("remind me half an hour before the client call")
     assert before[stem("event")] > before[stem("task")] and before[stem("remind")] < 1.0
     assert query_terms("remind me to call the bank tomorrow").get(stem("event"), 0.0) < 0.8
+
+
+def test_what_belongs_to_someone_is_owned_but_someone_belongs_to_a_group() -> None:
+    assert stem("owner") in query_terms("which computers and phones belong to Tom?")
+    assert stem("owner") not in query_terms("which groups does Tom belong to?")
+    assert stem("owner") not in query_terms("does Ana belong to Finance team?")

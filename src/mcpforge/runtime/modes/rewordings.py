@@ -109,6 +109,8 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         "block sign-in of the account of ",
     ),
+    # what belongs to someone is theirs, owned (but someone belongs to a group): "which phones belong to Tom?"
+    (re.compile(r"\bbelong(?:s|ing)?\s+to\s+(me|him|her|them|[A-Z][a-z]+)\b(?!\s+(?:team|group)\b)"), r"owned by \1"),
     # someone stopped from doing something is blocked: "stop her from logging in"
     (re.compile(r"\bstop\s+(her|him|them|[A-Z]\w+)\s+from\b"), r"block \1 from"),
     # a reminder before an event is the event's: "remind me half an hour before the client call"
