@@ -364,3 +364,8 @@ def test_what_belongs_to_someone_is_owned_but_someone_belongs_to_a_group() -> No
     assert stem("owner") in query_terms("which computers and phones belong to Tom?")
     assert stem("owner") not in query_terms("which groups does Tom belong to?")
     assert stem("owner") not in query_terms("does Ana belong to Finance team?")
+
+
+def test_only_letting_someone_do_something_sets_a_limit() -> None:
+    request_ = "only let collaborators comment on the repo for the next 24 hours"
+    assert intent(request_) == UPDATE and stem("restriction") in query_terms(request_)

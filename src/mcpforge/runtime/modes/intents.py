@@ -75,6 +75,7 @@ INTENT_PHRASES = {
     "do not let": UPDATE,
     "dont allow": UPDATE,
     "do not allow": UPDATE,
+    **dict.fromkeys(("only let", "only allow"), UPDATE),  # "only let collaborators comment for a day": a limit set
     "say yes": WRITE,
     "say no": WRITE,
     "stop people from": UPDATE,
