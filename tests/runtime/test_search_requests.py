@@ -369,3 +369,8 @@ def test_what_belongs_to_someone_is_owned_but_someone_belongs_to_a_group() -> No
 def test_only_letting_someone_do_something_sets_a_limit() -> None:
     request_ = "only let collaborators comment on the repo for the next 24 hours"
     assert intent(request_) == UPDATE and stem("restriction") in query_terms(request_)
+
+
+def test_a_permission_granted_is_given_and_an_incident_affecting_a_service_is_its_health() -> None:
+    assert intent("grant the marketing app permission to read all users") - READ
+    assert stem("health") in query_terms("is there an active incident affecting Exchange right now?")

@@ -286,6 +286,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "reminder": (("task", "todo"), 0.5),
     "oclock": (("event",), 0.5),  # "my 10 o'clock": the meeting then
     "remind": (("task", "todo", "reminder"), 0.6),
+    # what is wrong with a service, for those it reaches: "an active incident affecting Exchange"
+    **dict.fromkeys(("affecting", "impacting"), (("health", "issue", "service", "impact"), 0.5)),
     "ticket": (("issue", "case", "incident"), 0.6),
     "tickets": (("issue", "case", "incident"), 0.6),
     # a device set back to "how it came out of the box" is wiped
