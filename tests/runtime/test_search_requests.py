@@ -7,7 +7,7 @@ from helpers import search_entry as entry
 from helpers import search_first as first
 from mcpforge.runtime.modes.asks import adds_someone, names_someone, query_terms
 from mcpforge.runtime.modes.index import SearchIndex
-from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE
+from mcpforge.runtime.modes.intents import CREATE, DELETE, READ, UPDATE
 from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.runtime.modes.sentences import intent, meant, what_happened
 from mcpforge.runtime.modes.words import stem
@@ -374,3 +374,10 @@ def test_only_letting_someone_do_something_sets_a_limit() -> None:
 def test_a_permission_granted_is_given_and_an_incident_affecting_a_service_is_its_health() -> None:
     assert intent("grant the marketing app permission to read all users") - READ
     assert stem("health") in query_terms("is there an active incident affecting Exchange right now?")
+
+
+def test_leaving_a_team_ends_a_membership_and_restricting_is_a_change() -> None:
+    assert intent("I'm changing teams, leave the Marketing team") == DELETE
+    assert what_happened("I'm changing teams, leave the Marketing team")[1] == "leave the Marketing team"
+    assert intent("leave a comment on the budget doc") == CREATE
+    assert intent("restrict who can email the group") == UPDATE

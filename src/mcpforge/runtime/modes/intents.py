@@ -70,6 +70,7 @@ INTENT_PHRASES = {
     **dict.fromkeys(("get a link", "get a sharing", "get a shareable"), CREATE),
     "write back": CREATE,
     "leave a": CREATE,
+    **dict.fromkeys(("leave the", "leave our", "leave my"), DELETE),  # "leave the Marketing team": a membership ended
     "stop anyone from": UPDATE,  # a rule against it: made or changed
     "dont let": UPDATE,
     "do not let": UPDATE,
@@ -98,7 +99,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
-        "close reopen give prevent put complete reschedule postpone reassign replace",
+        "close reopen give prevent put complete reschedule postpone reassign replace restrict",
         UPDATE,
     ),
     (
