@@ -381,3 +381,7 @@ def test_leaving_a_team_ends_a_membership_and_restricting_is_a_change() -> None:
     assert what_happened("I'm changing teams, leave the Marketing team")[1] == "leave the Marketing team"
     assert intent("leave a comment on the budget doc") == CREATE
     assert intent("restrict who can email the group") == UPDATE
+
+
+def test_ci_minutes_are_billed_usage() -> None:
+    assert stem("billing") in query_terms("CI minutes are running out, how much have we used this month?")

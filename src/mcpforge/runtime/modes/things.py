@@ -286,6 +286,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "reminder": (("task", "todo"), 0.5),
     "oclock": (("event",), 0.5),  # "my 10 o'clock": the meeting then
     "remind": (("task", "todo", "reminder"), 0.6),
+    # the time a CI service bills for: its usage ("CI minutes are running out, how much have we used?")
+    **dict.fromkeys(
+        ("ci minutes", "build minutes", "actions minutes", "pipeline minutes"),
+        (("billing", "usage", "minutes", "actions"), 0.8),
+    ),
     # what is wrong with a service, for those it reaches: "an active incident affecting Exchange"
     **dict.fromkeys(("affecting", "impacting"), (("health", "issue", "service", "impact"), 0.5)),
     "ticket": (("issue", "case", "incident"), 0.6),
