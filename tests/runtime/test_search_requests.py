@@ -385,3 +385,8 @@ def test_leaving_a_team_ends_a_membership_and_restricting_is_a_change() -> None:
 
 def test_ci_minutes_are_billed_usage() -> None:
     assert stem("billing") in query_terms("CI minutes are running out, how much have we used this month?")
+
+
+def test_a_report_handled_as_a_document_is_a_file() -> None:
+    assert stem("file") in query_terms("the finance report is confidential, stop sharing it with everyone")
+    assert stem("file") not in query_terms("show me the email activity report for last month")

@@ -194,6 +194,9 @@ def query_terms(text: str) -> dict[str, float]:
     if lets_someone(said):  # "let my assistant see my calendar": a permission given
         for term in _LETTING:
             weights.setdefault(stem(term), _LETTING_WEIGHT)
+    if stem("report") in weights and not _HANDLED.isdisjoint(said):  # "stop sharing the finance report": a file
+        for term in _DOCUMENT:
+            weights.setdefault(stem(term), _DOCUMENT_WEIGHT)
     if adds_someone(text):  # "add Bob to the Finance group": a member of it
         for term in _MEMBERS:
             weights.setdefault(stem(term), _MEMBER_WEIGHT)
@@ -330,6 +333,9 @@ def _told(word: str) -> bool:
 
 # What the action says of what happened ("we lost the NDA, find it", "Omar is on leave, remove his licenses").
 _BACK = wordset("it its them their they him his her he she this that those these there one ones")
+# What is done to a document, not to a usage report: a report shared, downloaded or moved is a file.
+_HANDLED = wordset("share sharing shared unshare download upload rename move copy attach open edit print restore")
+_DOCUMENT, _DOCUMENT_WEIGHT = ("file", "document", "item", "drive"), 0.6
 _THIRD_PERSON = wordset("him his her he she")  # someone other than the asker, always a person
 _WISHING = wordset("want wants need needs like")
 _HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
