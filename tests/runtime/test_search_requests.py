@@ -390,3 +390,8 @@ def test_ci_minutes_are_billed_usage() -> None:
 def test_a_report_handled_as_a_document_is_a_file() -> None:
     assert stem("file") in query_terms("the finance report is confidential, stop sharing it with everyone")
     assert stem("file") not in query_terms("show me the email activity report for last month")
+
+
+def test_a_room_booked_is_reserved_for_a_meeting() -> None:
+    booked = query_terms("can you see if anyone has booked the boardroom tomorrow?")
+    assert stem("reserve") in booked and stem("calendar") in booked and stem("book") not in booked

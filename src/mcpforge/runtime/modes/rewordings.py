@@ -129,7 +129,10 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     ),
     # a room booked is reserved for a meeting, not a booking business's: "book the large conference room"
     (
-        re.compile(r"\b(?:book|grab)\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space))\b", re.IGNORECASE),
+        re.compile(
+            r"\b(?:book|booked|grab|grabbed)\s+((?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:room|desk|space|boardroom))\b",
+            re.IGNORECASE,
+        ),
         r"reserve \1",
     ),
     # what the asker has scheduled is on their calendar: "what do I have scheduled through Friday?"

@@ -267,7 +267,16 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("shared calendar", "shared calendars"), (("calendar", "event"), 0.8)),
     # a conference room is a meeting room: booked for a meeting, or a place ("the Building 2 conference room")
     **dict.fromkeys(
-        ("conference room", "conference rooms", "meeting room", "meeting rooms", "meeting space", "meeting spaces"),
+        (
+            "conference room",
+            "conference rooms",
+            "meeting room",
+            "meeting rooms",
+            "meeting space",
+            "meeting spaces",
+            "boardroom",
+            "boardrooms",
+        ),
         (("room", "meeting", "event", "calendar", "place"), 0.8),
     ),
     # what someone agrees to before using a service
