@@ -395,3 +395,8 @@ def test_a_report_handled_as_a_document_is_a_file() -> None:
 def test_a_room_booked_is_reserved_for_a_meeting() -> None:
     booked = query_terms("can you see if anyone has booked the boardroom tomorrow?")
     assert stem("reserve") in booked and stem("calendar") in booked and stem("book") not in booked
+
+
+def test_a_title_without_its_dot_is_a_title_not_a_merge_request() -> None:
+    assert stem("merge") not in query_terms("show me the classes that Mr Harris teaches")
+    assert stem("merge") in query_terms("approve MR 42")

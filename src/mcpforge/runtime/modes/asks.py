@@ -39,7 +39,8 @@ __all__ = ["adds_someone", "as_owners", "asks_of_self", "names_someone", "owning
 _LONGEST = max(len(k.split()) for k in EVERYDAY)
 
 # Titles before a name say who, not what: a doctor is one to find ("book a checkup with Dr. Lee").
-_TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor"}
+# (also written without the dot, as British English does: "Mr Harris", unlike "MR 42" or "mr !7", a merge request)
+_TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor", "Mr": "", "Mrs": "", "Ms": "", "Dr": "doctor"}
 
 
 # Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's").

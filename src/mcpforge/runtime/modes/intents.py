@@ -114,7 +114,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
         "generate split redeploy apply build ask ping roll confirm answer rsvp acknowledge ack connect disconnect "
-        "retire grant",
+        "retire grant end",
         WRITE,
     ),
 )
