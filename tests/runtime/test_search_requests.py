@@ -400,3 +400,14 @@ def test_a_room_booked_is_reserved_for_a_meeting() -> None:
 def test_a_title_without_its_dot_is_a_title_not_a_merge_request() -> None:
     assert stem("merge") not in query_terms("show me the classes that Mr Harris teaches")
     assert stem("merge") in query_terms("approve MR 42")
+
+
+def test_a_capitalised_word_the_api_speaks_of_often_is_not_a_person() -> None:
+    request_ = "which Intune apps are assigned to the Sales team?"
+    assert names_someone(request_)  # unknown to the API, "Intune" reads as a name
+    assert not names_someone(request_, {stem("intune")})
+    # the index counts as known what at least 15 of its operations speak of
+    entries = [entry(f"list_things_{n}", "GET", f"/things{n}", "List the Intune things") for n in range(15)]
+    entries.append(entry("list_user_apps", "GET", "/users/{user-id}/apps", "List a user's apps"))
+    entries.append(entry("list_apps", "GET", "/apps", "List apps"))
+    assert first(entries, "which Intune apps are there?") == "list_apps"

@@ -166,8 +166,10 @@ class SearchIndex:
         self._personal = [_personal(s) for s in paths]
         self._mine = [bool(s) and s[0].lower() in ASKERS for s in paths]
         self._identified = [_identified(s) for s in segments]
-        # What the API's paths name ("which Planner plans": a product's name, not a person's).
+        # What the API's paths name ("which Planner plans": a product's name, not a person's), and for telling
+        # names from products, what many of its operations speak of ("Intune", "Contoso": not people).
         self._things = frozenset(named)
+        self._known = self._things | {term for term, held in self._postings.items() if len(held) >= _SPOKEN_OF}
         # The records a question about people or a numbered thing may be answered by (:mod:`.records`).
         self._records = Records(methods, paths)
 
@@ -193,7 +195,7 @@ class SearchIndex:
         boost, prior, methods = 1 + self.weights.intent, self._prior, self._methods
         if toolset:
             scores = {n: v for n, v in scores.items() if toolset in self.entries[n].get("toolsets", [])}
-        someone = names_someone(request, self._things)
+        someone = names_someone(request, self._known)
         asker = not someone and asks_of_self(request)
         kinds = {stem(kind) for kind in _NAMED_KIND.findall(request)}
         if kinds:
@@ -255,6 +257,7 @@ class SearchIndex:
 
 
 # "the Assets list", "our Q3 Planning board": the kind after a thing's capitalised name.
+_SPOKEN_OF = 15  # operations whose words hold a term, past which a capitalised one is the API's, not a person
 _NAMED_KIND = re.compile(r"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[A-Z][\w&-]*\s+)+([a-z]+)\b")
 
 
