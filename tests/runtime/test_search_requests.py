@@ -411,3 +411,9 @@ def test_a_capitalised_word_the_api_speaks_of_often_is_not_a_person() -> None:
     entries.append(entry("list_user_apps", "GET", "/users/{user-id}/apps", "List a user's apps"))
     entries.append(entry("list_apps", "GET", "/apps", "List apps"))
     assert first(entries, "which Intune apps are there?") == "list_apps"
+
+
+def test_who_must_do_something_describes_the_thing_before_them() -> None:
+    terms = query_terms("list the terms of use our users must accept")
+    assert terms[stem("accept")] < 1.0 and terms[stem("agreement")] > terms[stem("accept")]
+    assert query_terms("accept the terms of use")[stem("accept")] == 1.0

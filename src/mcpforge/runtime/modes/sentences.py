@@ -74,7 +74,24 @@ def described(said: list[str]) -> set[int]:
         and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
-    return done_to | _done_when(said) | _relative(said) | _keyed(said)
+    return done_to | _done_when(said) | _relative(said) | _keyed(said) | _obliged(said)
+
+
+# "the terms of use our users must accept", "the policies people have to follow": who must do what describes the
+# thing before them (the terms), not what to find (their acceptances).
+_OBLIGED = wordset("users people everyone employees staff members guests students visitors")
+
+
+def _obliged(said: list[str]) -> set[int]:
+    """Where people who must do something say which things a request means (that they must, and what)."""
+    for index in range(2, len(said) - 1):
+        if said[index - 1] not in _OBLIGED:
+            continue
+        if said[index] == "must":
+            return {index - 1, index, index + 1}
+        if said[index] in ("have", "has", "need", "needs") and said[index + 1] == "to" and index + 2 < len(said):
+            return {index - 1, index, index + 1, index + 2}
+    return set()
 
 
 # "sort the leads sheet by close date", "list my files ordered by size": the words after "by" name the key
