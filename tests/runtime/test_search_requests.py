@@ -417,3 +417,12 @@ def test_who_must_do_something_describes_the_thing_before_them() -> None:
     terms = query_terms("list the terms of use our users must accept")
     assert terms[stem("accept")] < 1.0 and terms[stem("agreement")] > terms[stem("accept")]
     assert query_terms("accept the terms of use")[stem("accept")] == 1.0
+
+
+def test_more_actions_are_verbs_and_a_participle_said_first_names_which_things() -> None:
+    assert intent("withdraw eve's pending invitation to the org")
+    assert intent("kill the old share link on the pricing deck")
+    assert intent("recover a file Jake removed from his OneDrive last week")
+    assert intent("allow guests to join the Finance team") == UPDATE
+    assert intent("archived repos in acme") == frozenset()  # which repositories, not an archiving
+    assert intent("daily Teams active users for last month") == frozenset()  # "active" is no "activate"

@@ -94,17 +94,18 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "create add make new post submit send register publish upload invite save store book text share reply record "
-        "log call dial sell prepare compose draft tell inform notify announce",
+        "log call dial sell prepare compose draft tell inform notify announce provision nominate bookmark",
         CREATE,
     ),
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
-        "close reopen give prevent put complete reschedule postpone reassign replace restrict",
+        "close reopen give prevent put complete reschedule postpone reassign replace restrict reinstate "
+        "demote extend allow permit exempt categorize resolve unresolve",
         UPDATE,
     ),
     (
         "list show get find search see view read fetch download which who what how why look any anything compare count "
-        "grab",
+        "grab preview",
         READ,
     ),
     (
@@ -114,7 +115,8 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "kick ban print schedule reserve subscribe attach detach link tag hide forward push write point clear protect "
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
         "generate split redeploy apply build ask ping roll confirm answer rsvp acknowledge ack connect disconnect "
-        "retire grant end",
+        "retire grant end deny terminate recover revert undo abort kill migrate regenerate execute invoke join "
+        "watch calculate recalculate translate fulfil fulfill withdraw deprovision offboard",
         WRITE,
     ),
 )

@@ -441,7 +441,13 @@ def intent(text: str) -> frozenset[str]:
             methods = INTENT_PHRASES.get(" ".join(said[index : index + size]))
             if methods:
                 return methods
+        if index == 0 and word.endswith("ed") and said[1:2] and said[1] not in _NOT_A_THING:
+            continue  # "archived repos in acme", "deleted users we can restore": which things, not what to do
         methods = methods_of(word)
         if methods:
             return methods
     return frozenset()
+
+
+# Words after a participle said first that make it a verb ("moved the meeting", "deleted it").
+_NOT_A_THING = wordset("the a an my our your his her their this that these those it them me us him all every to")
