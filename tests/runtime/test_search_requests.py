@@ -426,3 +426,10 @@ def test_more_actions_are_verbs_and_a_participle_said_first_names_which_things()
     assert intent("allow guests to join the Finance team") == UPDATE
     assert intent("archived repos in acme") == frozenset()  # which repositories, not an archiving
     assert intent("daily Teams active users for last month") == frozenset()  # "active" is no "activate"
+
+
+def test_a_thing_made_available_to_everyone_is_shared_and_checking_a_place_for_something_reads_it() -> None:
+    assert stem("share") in query_terms("make the Projects folder available to everyone in the company")
+    assert stem("share") not in query_terms("list the self-hosted build machines available to our repository")
+    assert intent("check my mailbox for messages with attachments bigger than 10 MB") == READ
+    assert intent("check the code the user typed in") != READ

@@ -423,6 +423,8 @@ def intent(text: str) -> frozenset[str]:
         return READ
     if len(said) > 1 and said[0] in _LOOKING and said[1] in _IF:  # "check if Raj's account is enabled"
         return READ
+    if said[:1] == ["check"] and "for" in said[2:6]:  # "check my mailbox for messages with big attachments"
+        return READ
     if "should" in said[1:] and said[0] not in QUESTIONS:  # "the intern's account should expire in August"
         return UPDATE
     if said and said[0] in FIRST_VERBS:

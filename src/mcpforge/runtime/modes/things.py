@@ -311,6 +311,19 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "software": (("app", "application"), 0.6),
     # whether someone is free: "is Jonas available on Teams"
     "available": (("presence", "availability", "free", "busy"), 0.5),
+    # a thing made available to others is shared with them: "make the Projects folder available to everyone"
+    **dict.fromkeys(
+        (
+            "available to everyone",
+            "available to all",
+            "available to anyone",
+            "available to the whole",
+            "available to the company",
+            "available to the team",
+            "available to the organization",
+        ),
+        (("share", "permission", "link", "access", "invite"), 0.7),
+    ),
     # whether someone can talk now: their presence ("is Jonas free to chat right now?")
     **dict.fromkeys(
         ("free to chat", "free to talk", "free right now", "free now", "free at the moment"),
