@@ -433,3 +433,8 @@ def test_a_thing_made_available_to_everyone_is_shared_and_checking_a_place_for_s
     assert stem("share") not in query_terms("list the self-hosted build machines available to our repository")
     assert intent("check my mailbox for messages with attachments bigger than 10 MB") == READ
     assert intent("check the code the user typed in") != READ
+
+
+def test_mfa_required_is_a_sign_in_policy_and_client_secrets_are_an_apps_credentials() -> None:
+    assert stem("policy") in query_terms("require MFA for all admins")
+    assert stem("credential") in query_terms("list expiring client secrets")

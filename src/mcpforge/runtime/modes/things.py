@@ -144,7 +144,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "for editing": (("checkout", "lock"), 0.6),  # "lock the document for editing": checked out
     **dict.fromkeys(("check in", "checked in", "checks in", "checking in"), (("checkin", "unlock", "sync"), 0.8)),
     "check back": (("checkin", "unlock"), 0.8),
-    "client secret": (("password", "credential", "secret", "application"), 0.7),
+    **dict.fromkeys(("client secret", "client secrets"), (("password", "credential", "secret", "application"), 0.7)),
     "spreadsheet": (("workbook", "excel", "sheet", "file", "drive", "item"), 0.7),
     "workbook": (("spreadsheet", "excel", "file", "drive", "item"), 0.5),  # a file, not only its cells
     "sheet": (("spreadsheet", "worksheet", "workbook", "file"), 0.5),  # "the pricing sheet": a file, or one page
@@ -295,6 +295,11 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "reminder": (("task", "todo"), 0.5),
     "oclock": (("event",), 0.5),  # "my 10 o'clock": the meeting then
     "remind": (("task", "todo", "reminder"), 0.6),
+    # a second factor required of people is a sign-in policy's ("require MFA for all admins")
+    **dict.fromkeys(
+        ("require mfa", "enforce mfa", "require 2fa", "enforce 2fa", "require two factor", "enforce two factor"),
+        (("policy", "conditional", "access", "mfa", "authentication", "require"), 0.7),
+    ),
     # the time a CI service bills for: its usage ("CI minutes are running out, how much have we used?")
     **dict.fromkeys(
         ("ci minutes", "build minutes", "actions minutes", "pipeline minutes"),
