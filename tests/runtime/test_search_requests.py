@@ -438,3 +438,9 @@ def test_a_thing_made_available_to_everyone_is_shared_and_checking_a_place_for_s
 def test_mfa_required_is_a_sign_in_policy_and_client_secrets_are_an_apps_credentials() -> None:
     assert stem("policy") in query_terms("require MFA for all admins")
     assert stem("credential") in query_terms("list expiring client secrets")
+
+
+def test_what_things_are_without_only_filters_them() -> None:
+    lacking = query_terms("list Teams without an owner")
+    assert lacking[stem("owner")] < lacking[stem("team")]
+    assert query_terms("delete groups with no members")[stem("member")] < 1.0

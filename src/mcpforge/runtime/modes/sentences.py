@@ -144,6 +144,17 @@ def condition(said: list[str]) -> set[int]:
     )
     if nobody is not None:
         return set(range(nobody, len(said)))
+    # "list Teams without an owner", "delete groups with no members": what they lack only filters them.
+    lacking = next(
+        (
+            i
+            for i in range(2, len(said) - 1)
+            if (said[i] == "without" or said[i : i + 2] == ["with", "no"]) and said[i - 1] not in STOPWORDS
+        ),
+        None,
+    )
+    if lacking is not None:
+        return set(range(lacking, len(said)))
     if len(said) < 4 or said[0] != "which" or said[1] in STOPWORDS or said[1] in _BE:
         return set()
     for index in range(2, min(len(said) - 1, 5)):
