@@ -31,7 +31,7 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "messages": (("sms",), 0.4),
     # an admin is an administrator: someone holding a role
     "admin": (("administrator", "role"), 0.6),
-    "admins": (("administrator", "role"), 0.6),
+    "admins": (("administrator", "role", "member"), 0.6),  # the people holding an admin role
     # what an administrator may do is their role ("who has admin rights in our tenant")
     **dict.fromkeys(
         ("admin rights", "admin privileges", "administrator rights", "administrator privileges"),
