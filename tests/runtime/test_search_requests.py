@@ -444,3 +444,7 @@ def test_what_things_are_without_only_filters_them() -> None:
     lacking = query_terms("list Teams without an owner")
     assert lacking[stem("owner")] < lacking[stem("team")]
     assert query_terms("delete groups with no members")[stem("member")] < 1.0
+
+
+def test_admins_are_the_members_of_an_admin_role() -> None:
+    assert stem("member") in query_terms("which admins haven't signed in for 90 days?")
