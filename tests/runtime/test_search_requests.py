@@ -448,3 +448,9 @@ def test_what_things_are_without_only_filters_them() -> None:
 
 def test_admins_are_the_members_of_an_admin_role() -> None:
     assert stem("member") in query_terms("which admins haven't signed in for 90 days?")
+
+
+def test_a_user_name_put_into_a_group_is_someone_added() -> None:
+    assert adds_someone("add jdoe to the VPN Users group")
+    assert not adds_someone("add milk to my Groceries list")
+    assert not adds_someone("add labels to the issue")

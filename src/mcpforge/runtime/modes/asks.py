@@ -375,6 +375,9 @@ _ADDS_SOMEONE = re.compile(
     # "make Bob a member of Finance", "make Jordan an owner of the Design team"
     r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:an?|the)\s+(?:co-?)?(?:member|owner)\s+of\b"
     r"|\b(?i:add|put)\s+(him|her|them)\s+(?:to|in|into|onto)\s+(?:the|our|my)\b"  # "Nina starts Monday, put her in"
+    # "add jdoe to the VPN Users group": a user name, put into what holds people
+    r"|\b(?i:add|put|remove)\s+([a-z][\w.-]{2,})\s+(?:to|into|from)\s+(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?i:group|team|channel|role|org|organization|organisation)\b"
 )
 # Someone's memberships asked for: "which Teams am I a member of", "what groups is Tom a member of". An
 # API may call them what was joined (Microsoft Graph's /me/joinedTeams); a little of that word, so that
@@ -398,7 +401,7 @@ def adds_someone(text: str) -> bool:
         return True
     return all(
         word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems()
-        for word in (found.group(1) or found.group(4)).split()
+        for word in (found.group(1) or found.group(4) or found.group(6)).split()
     )
 
 
