@@ -109,6 +109,11 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         "block sign-in of the account of ",
     ),
+    # someone's account is their user record: "disable jdoe's account" (not "the company's account")
+    (
+        re.compile(r"(?<!\bthe\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bits\s)\b([A-Za-z][\w.-]+)['\u2019]s\s+(accounts?)\b"),
+        r"the user \2 of \1",
+    ),
     # what belongs to someone is theirs, owned (but someone belongs to a group): "which phones belong to Tom?"
     (re.compile(r"\bbelong(?:s|ing)?\s+to\s+(me|him|her|them|[A-Z][a-z]+)\b(?!\s+(?:team|group)\b)"), r"owned by \1"),
     # someone stopped from doing something is blocked: "stop her from logging in"
