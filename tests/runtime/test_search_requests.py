@@ -458,4 +458,4 @@ def test_a_user_name_put_into_a_group_is_someone_added() -> None:
 
 def test_someones_account_said_by_name_is_their_user_record() -> None:
     assert query_terms("disable jdoe's account")[stem("user")] == 1.0
-    assert stem("user") not in query_terms("close the company's account")
+    assert query_terms("close the company's account")[stem("user")] < 1.0
