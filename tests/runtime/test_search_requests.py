@@ -459,3 +459,9 @@ def test_a_user_name_put_into_a_group_is_someone_added() -> None:
 def test_someones_account_said_by_name_is_their_user_record() -> None:
     assert query_terms("disable jdoe's account")[stem("user")] == 1.0
     assert query_terms("close the company's account")[stem("user")] < 1.0
+
+
+def test_a_person_named_by_what_they_are_is_someone() -> None:
+    assert names_someone("assign an E3 licence to the new intern")
+    assert names_someone("disable the contractor's sign-in")
+    assert not names_someone("assign an E3 licence to the Sales group")

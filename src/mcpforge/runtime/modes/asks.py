@@ -405,6 +405,11 @@ def adds_someone(text: str) -> bool:
     )
 
 
+_STAFF = re.compile(
+    r"\b(?:the|our|a|an)\s+(?:new\s+)?(?:intern|employee|hire|contractor|starter|joiner|leaver|consultant|temp"
+    r"|new\s+hire)\b",
+    re.IGNORECASE,
+)
 # The asker, in the first person: "what language is my mailbox set to", "when do I start".
 _SELF = re.compile(r"\b(?:my|mine|me|myself|i|i'm|im|i've|ive)\b", re.IGNORECASE)
 
@@ -453,6 +458,8 @@ def as_owners(asked: dict[str, float], roles: list[str]) -> dict[str, float]:
 def names_someone(text: str, things: Container[str] = ()) -> bool:
     """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
     if owning_roles(text, things) or not _THIRD_PERSON.isdisjoint(words(text)):  # "sign him out of everything"
+        return True
+    if _STAFF.search(text):  # "assign an E3 licence to the new intern": a person, by what they are
         return True
     for owner in map(str.lower, _OWNER.findall(_QUOTED.sub(" ", text))):
         if owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
