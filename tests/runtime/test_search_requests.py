@@ -465,3 +465,10 @@ def test_a_person_named_by_what_they_are_is_someone() -> None:
     assert names_someone("assign an E3 licence to the new intern")
     assert names_someone("disable the contractor's sign-in")
     assert not names_someone("assign an E3 licence to the Sales group")
+
+
+def test_a_request_corrected_half_way_is_what_follows_the_correction() -> None:
+    corrected = "Jamal can't type, set up dictation... no, just give his tasks to Priya"
+    assert meant(corrected) == "give his tasks to Priya"
+    assert meant("delete the branch, actually, archive it") == "archive it"
+    assert meant("list the users, no managers") == "list the users, no managers"  # "no" as a word, not a correction

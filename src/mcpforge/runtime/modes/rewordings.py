@@ -19,6 +19,16 @@ __all__ = ["REWORDINGS"]
 # reports), and who holds a role ("who has the Exchange administrator role", "the admins with the Global
 # Administrator role": the role's members, not roles).
 REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    # a request corrected half-way is what follows the correction: "set up dictation... no, just give his tasks to
+    # Priya", "delete the branch, actually, archive it"
+    (
+        re.compile(
+            r"^.*(?:\.\.\.|[,;.!\u2026])\s*(?:(?:no|nope|wait)\s*[,.!\u2026]+|(?:actually|scratch\s+that|i\s+mean|sorry)[,.!\u2026]*)"
+            r"\s*(?:just\s+|instead\s+)?(?=\w)",
+            re.IGNORECASE,
+        ),
+        "",
+    ),
     (
         re.compile(r"\b(?:does|do|did)\s+((?:\w+\s+){1,3}?)(?:report\s+to|work\s+for)\b", re.IGNORECASE),
         r"is the manager of \1",
