@@ -12,10 +12,11 @@ from conftest import FIXTURES
 from helpers import contract_of
 from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
-from mcpforge.runtime.modes.asks import names_someone, query_terms
+from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.documents import analyse, entry_texts, operation_texts, rpc_method
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.intents import CREATE, READ
+from mcpforge.runtime.modes.people import names_someone
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
 from mcpforge.runtime.modes.sentences import intent
 from mcpforge.runtime.modes.words import stem, words

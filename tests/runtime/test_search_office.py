@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from helpers import search_entry as entry
 from helpers import search_first as first
-from mcpforge.runtime.modes.asks import names_someone, query_terms
+from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.documents import analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.intents import CREATE, READ, UPDATE, WRITE
+from mcpforge.runtime.modes.people import names_someone
 from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.runtime.modes.sentences import intent, meant
 from mcpforge.runtime.modes.words import stem

@@ -7,8 +7,8 @@ import pytest
 from helpers import search_entry as entry
 from helpers import search_names
 from mcpforge.runtime.contract import ToolEntry
-from mcpforge.runtime.modes.asks import asks_of_self
 from mcpforge.runtime.modes.index import SearchIndex, Weights
+from mcpforge.runtime.modes.people import asks_of_self
 from mcpforge.runtime.modes.records import Records, with_record
 
 # Operations whose words match a phone better than a user record does, as Microsoft Graph's do.

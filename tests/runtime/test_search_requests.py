@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from helpers import search_entry as entry
 from helpers import search_first as first
-from mcpforge.runtime.modes.asks import adds_someone, names_someone, query_terms
+from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.intents import CREATE, DELETE, READ, UPDATE
+from mcpforge.runtime.modes.people import adds_someone, names_someone
 from mcpforge.runtime.modes.properties import Properties, property_phrases
 from mcpforge.runtime.modes.sentences import intent, meant, what_happened
 from mcpforge.runtime.modes.words import stem

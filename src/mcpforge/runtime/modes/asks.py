@@ -1,4 +1,5 @@
-"""A person's request read for search: its weighted terms, the HTTP methods it asks for, whom it names.
+"""A person's request read for search: its weighted terms, and the HTTP methods it asks for (whom it names is
+:mod:`.people`'s).
 
 A request goes through :func:`.words.terms` as an operation's text does, and also through
 :data:`.lexicon.EVERYDAY`: the words people use for what an API names otherwise (a PR is a pull
@@ -11,12 +12,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Container
 
 from .gatherings import gathered
 from .intents import FIRST_VERBS, READ, SENT
 from .lexicon import EVERYDAY
-from .named import COMPOUND, HYPHENATED, NAME, names_of_things, unnamed, unpunctuated
+from .named import COMPOUND, HYPHENATED, QUOTED, names_of_things, unnamed, unpunctuated
+from .people import THIRD_PERSON, adds_someone
 from .sentences import (
     QUESTIONS,
     condition,
@@ -33,7 +34,7 @@ from .sentences import (
 )
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
 
-__all__ = ["adds_someone", "as_owners", "asks_of_self", "names_someone", "owning_roles", "query_terms"]
+__all__ = ["query_terms"]
 
 
 _LONGEST = max(len(k.split()) for k in EVERYDAY)
@@ -43,8 +44,6 @@ _LONGEST = max(len(k.split()) for k in EVERYDAY)
 _TITLES = {"Mr.": "", "Mrs.": "", "Ms.": "", "Dr.": "doctor", "Mr": "", "Mrs": "", "Ms": "", "Dr": "doctor"}
 
 
-# Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's").
-_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]+'(?!\w)")
 # Tokens that are values, not words of the request: owner/repo, ch_123, example.com, a@b.c, camelCase
 # names, keys such as PROJ-123, INC-7 or us-east1 (a hyphen and a number: "to-do" and "all-hands" are words),
 # and one letter with a number: a cell (A1, C10), a plan (E5), a version (v2).
@@ -94,7 +93,7 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _PLACED.sub(_a_file, _FILED.sub(_a_file, _QUOTED.sub(" ", text)))
+    text = _PLACED.sub(_a_file, _FILED.sub(_a_file, QUOTED.sub(" ", text)))
     text = _LISTED.sub(_an_entry, text)
     sought = _SOUGHT.search(text)
     if sought:  # "search Teams messages for logo": what is searched is named; what for is the query's value
@@ -322,7 +321,7 @@ def _done_before(said: list[str], happened: str, action: str) -> set[int]:
     # A question after it asks of what it names: "we bought 10 more E3 licences, how many do we have now?"
     asked = start < len(said) and said[start] in QUESTIONS
     # Referring back only to a person ("Mark's phone was stolen, sign him out") keeps the person, not the things.
-    if not asked and _BACK.intersection(said[start:]) <= _THIRD_PERSON and _WISHING.isdisjoint(said[:start]):
+    if not asked and _BACK.intersection(said[start:]) <= THIRD_PERSON and _WISHING.isdisjoint(said[:start]):
         return set(range(start))
     return {i for i in range(start) if methods_of(said[i]) or _told(said[i])}
 
@@ -337,7 +336,6 @@ _BACK = wordset("it its them their they him his her he she this that those these
 # What is done to a document, not to a usage report: a report shared, downloaded or moved is a file.
 _HANDLED = wordset("share sharing shared unshare download upload rename move copy attach open edit print restore")
 _DOCUMENT, _DOCUMENT_WEIGHT = ("file", "document", "item", "drive"), 0.6
-_THIRD_PERSON = wordset("him his her he she")  # someone other than the asker, always a person
 _WISHING = wordset("want wants need needs like")
 _HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
 
@@ -355,30 +353,6 @@ def _value_free(token: str, bare: str) -> str:
     return "file" if _FILE_NAME.search(bare) else ""
 
 
-# Someone named ("add Sam to the board", "what groups is Tom a member of"): the request is about a
-# person. A name is a capitalised word after a lower-case one that is not an article or a
-# preposition ("the Finance group", "Q3 Roadmap", "in Jira" name things), and not a word the lexicon
-# or the calendar knows.
-_NOT_BEFORE_A_NAME = wordset(
-    "the a an this that these those our my your their his her its to as called named in on at into and or"
-)
-
-
-# Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card",
-# "add jane@example.com to the list", "add a student to the chemistry class".
-_ADDS_SOMEONE = re.compile(
-    r"\b(?i:add|put|remove|kick|take|drop|enrol|enroll)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me|myself)\s+(?:from|out\s+of)\b"
-    r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
-    r"((?:student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)s?)"
-    r"\s+(?:to|into|from|off|out)\b"
-    # "make Bob a member of Finance", "make Jordan an owner of the Design team"
-    r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:an?|the)\s+(?:co-?)?(?:member|owner)\s+of\b"
-    r"|\b(?i:add|put)\s+(him|her|them)\s+(?:to|in|into|onto)\s+(?:the|our|my)\b"  # "Nina starts Monday, put her in"
-    # "add jdoe to the VPN Users group": a user name, put into what holds people
-    r"|\b(?i:add|put|remove)\s+([a-z][\w.-]{2,})\s+(?:to|into|from)\s+(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?i:group|team|channel|role|org|organization|organisation)\b"
-)
 # Someone's memberships asked for: "which Teams am I a member of", "what groups is Tom a member of". An
 # API may call them what was joined (Microsoft Graph's /me/joinedTeams); a little of that word, so that
 # what someone is a member of comes before the members of each.
@@ -388,95 +362,3 @@ _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
 _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
-
-
-def adds_someone(text: str) -> bool:
-    """Whether the request puts a person (a name the lexicon does not know) into something or takes one out."""
-    found = _ADDS_SOMEONE.search(meant(_QUOTED.sub(" ", text)))
-    if found is None:
-        return False
-    # "remove me (myself) from the Phoenix team" ("take me off the issue" unassigns: not a member), "add a student to
-    # the class"
-    if found.group(2) or found.group(3) or found.group(5):
-        return True
-    return all(
-        word.lower() not in STOPWORDS and stem(word.lower()) not in lexicon_stems()
-        for word in (found.group(1) or found.group(4) or found.group(6)).split()
-    )
-
-
-_STAFF = re.compile(
-    r"\b(?:the|our|a|an)\s+(?:new\s+)?(?:intern|employee|hire|contractor|starter|joiner|leaver|consultant|temp"
-    r"|new\s+hire)\b",
-    re.IGNORECASE,
-)
-# The asker, in the first person: "what language is my mailbox set to", "when do I start".
-_SELF = re.compile(r"\b(?:my|mine|me|myself|i|i'm|im|i've|ive)\b", re.IGNORECASE)
-
-
-def asks_of_self(text: str) -> bool:
-    """Whether the request speaks of the asker ("my", "I", "me")."""
-    return _SELF.search(_QUOTED.sub(" ", text)) is not None
-
-
-# Someone named by their role, owning a thing the API keeps: "what's on my boss's calendar", "the CEO's iPad".
-# The role says whose (a person's), not what to find: a boss's calendar is not their manager record (but
-# "my manager's phone number" is a property of that record: the thing after the role must be a resource).
-_ROLE_OWNER = re.compile(
-    r"\b(?:my|our|the|his|her|their)\s+(boss|manager|assistant|colleague|coworker|teammate|supervisor|secretary"
-    r"|ceo|cfo|cto|coo|cio|ciso)['\u2019]s\s+([a-z]+(?:\s+[a-z]+)?)",
-    re.IGNORECASE,
-)
-_OWNER_WEIGHT = 0.3
-# A capitalised name owning something ("Maya's out sick", "what's on Maria's calendar"): a person, unless it is a
-# value ("Thursday's"), a word the lexicon knows ("Outlook's") or a thing the API names.
-_OWNER = re.compile(r"(?<![\w'\u2019])([A-Z][a-z]+)['\u2019]s\b")
-
-
-def owning_roles(text: str, things: Container[str]) -> list[str]:
-    """The roles that name whose thing ``text`` asks for ("boss" in "my boss's calendar"), lower-case."""
-    found = []
-    for role, after in _ROLE_OWNER.findall(text):
-        said = after.lower().split()
-        # a thing of its own, not the first word of what the lexicon knows as one ("phone number": a property)
-        if stem(said[0]) in things and " ".join(said) not in EVERYDAY:
-            found.append(role.lower())
-    return found
-
-
-def as_owners(asked: dict[str, float], roles: list[str]) -> dict[str, float]:
-    """``asked`` with the words of each role (and the lexicon's words for it) at an owner's weight."""
-    owned = dict(asked)
-    for role in roles:
-        synonyms, _ = EVERYDAY.get(role, ((), 0.0))
-        for term in map(stem, (role, *synonyms)):
-            if term in owned:
-                owned[term] = min(owned[term], _OWNER_WEIGHT)
-    return owned
-
-
-def names_someone(text: str, things: Container[str] = ()) -> bool:
-    """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
-    if owning_roles(text, things) or not _THIRD_PERSON.isdisjoint(words(text)):  # "sign him out of everything"
-        return True
-    if _STAFF.search(text):  # "assign an E3 licence to the new intern": a person, by what they are
-        return True
-    for owner in map(str.lower, _OWNER.findall(_QUOTED.sub(" ", text))):
-        if owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
-            return True
-    before = ""
-    for token in meant(_QUOTED.sub(" ", text)).split():
-        bare = unpunctuated(token)
-        lower = bare.lower()
-        if (
-            NAME.fullmatch(bare)
-            and before.islower()
-            and before not in _NOT_BEFORE_A_NAME
-            and lower not in VALUES
-            and lower not in STOPWORDS
-            and stem(lower) not in lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
-            and stem(lower) not in things
-        ):
-            return True
-        before = bare
-    return False

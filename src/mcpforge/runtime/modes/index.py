@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import ToolEntry
-from .asks import as_owners, asks_of_self, names_someone, owning_roles, query_terms
+from .asks import query_terms
 from .documents import PARAMETER, analyse_api, bare_verb, entry_texts, named_verb, rpc_method, trimmed
 from .intents import READ
+from .people import as_owners, asks_of_self, names_someone, owning_roles
 from .properties import Properties
 from .records import ASKERS, PEOPLE, Records, with_record
 from .sentences import intent

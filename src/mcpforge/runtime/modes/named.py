@@ -11,7 +11,7 @@ import re
 from .lexicon import EVERYDAY
 from .words import POINTING, STOPWORDS, VALUES, stem, wordset
 
-__all__ = ["COMPOUND", "HYPHENATED", "NAME", "bare_word", "names_of_things", "unnamed", "unpunctuated"]
+__all__ = ["COMPOUND", "HYPHENATED", "NAME", "QUOTED", "bare_word", "names_of_things", "unnamed", "unpunctuated"]
 
 # A name written as one word of two capitalised parts ("OneNote", "SharePoint", "GitHub", "iPad"), or ending
 # in capitals ("MySQL", "PostgreSQL", "GraphQL", "iOS"): a document may write it as one word (a path's
@@ -20,6 +20,9 @@ COMPOUND = re.compile(r"(?:[A-Z][a-z]+|[a-z])[A-Z][a-z]+|(?:[A-Z][a-z]+|[a-z]+)[
 # A word of parts joined by hyphens ("to-do", "sign-in", "dark-mode"), and a capitalised word (a name's form).
 HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 NAME = re.compile(r"[A-Z][a-z]+")
+# Quoted text, in double quotes or single ones that open after a space ("the 'book flights' task", not "Tom's"):
+# what to write, or a name given, not what to find.
+QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]+'(?!\w)")
 
 # The name a request gives something ("an app called billing-portal", "a board called Q3 Roadmap", "rename
 # the team to Brand and Marketing") is what to write, not what to find: it and the word that gives it are

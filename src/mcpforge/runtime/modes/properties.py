@@ -20,8 +20,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from ..contract import SEARCH_NESTED
-from .asks import adds_someone, query_terms
+from .asks import query_terms
 from .intents import CREATE, READ
+from .people import adds_someone
 from .sentences import unwrapped
 from .words import STOPWORDS, VALUES, terms, wordset
 
