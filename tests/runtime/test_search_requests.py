@@ -473,3 +473,8 @@ def test_a_request_corrected_half_way_is_what_follows_the_correction() -> None:
     assert meant(corrected) == "give his tasks to Priya"
     assert meant("delete the branch, actually, archive it") == "archive it"
     assert meant("list the users, no managers") == "list the users, no managers"  # "no" as a word, not a correction
+
+
+def test_a_persons_detail_said_with_their_pronoun_is_their_user_records() -> None:
+    assert stem("user") in query_terms("Carla got married, change her display name to Carla Ruiz")
+    assert stem("user") not in query_terms("turn off 2-step verification for Tom, he lost his phone")

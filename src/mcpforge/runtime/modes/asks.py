@@ -194,6 +194,8 @@ def query_terms(text: str) -> dict[str, float]:
     if lets_someone(said):  # "let my assistant see my calendar": a permission given
         for term in _LETTING:
             weights.setdefault(stem(term), _LETTING_WEIGHT)
+    if _PERSONAL_DETAIL.search(text):  # "change her display name to Carla Ruiz": a detail of a user's record
+        weights.setdefault(stem("user"), _DETAIL_WEIGHT)
     if stem("report") in weights and not _HANDLED.isdisjoint(said):  # "stop sharing the finance report": a file
         for term in _DOCUMENT:
             weights.setdefault(stem(term), _DOCUMENT_WEIGHT)
@@ -333,6 +335,13 @@ def _told(word: str) -> bool:
 
 # What the action says of what happened ("we lost the NDA, find it", "Omar is on leave, remove his licenses").
 _BACK = wordset("it its them their they him his her he she this that those these there one ones")
+# A person's details said with their pronoun are their user record's.
+_PERSONAL_DETAIL = re.compile(
+    r"\b(?:his|her)\s+(?:display\s+name|name|surname|last\s+name|first\s+name|email(?:\s+address)?|"
+    r"(?:phone|mobile)\s+number|department|office(?:\s+location)?|job\s+title|address|usage\s+location)\b",
+    re.IGNORECASE,
+)
+_DETAIL_WEIGHT = 0.7
 # What is done to a document, not to a usage report: a report shared, downloaded or moved is a file.
 _HANDLED = wordset("share sharing shared unshare download upload rename move copy attach open edit print restore")
 _DOCUMENT, _DOCUMENT_WEIGHT = ("file", "document", "item", "drive"), 0.6
