@@ -478,3 +478,11 @@ def test_a_request_corrected_half_way_is_what_follows_the_correction() -> None:
 def test_a_persons_detail_said_with_their_pronoun_is_their_user_records() -> None:
     assert stem("user") in query_terms("Carla got married, change her display name to Carla Ruiz")
     assert stem("user") not in query_terms("turn off 2-step verification for Tom, he lost his phone")
+
+
+def test_how_to_questions_ask_for_what_they_would_do() -> None:
+    assert meant("where do I see my upcoming Planner deadlines?") == "see my upcoming Planner deadlines?"
+    assert meant("how can I tell which of my files are shared externally?").startswith("which of my files")
+    assert meant("can I find out when the VPN Users group was last changed?").startswith("when the VPN")
+    assert meant("what's the best way to send the same email to all my direct reports?").startswith("send the")
+    assert intent("check if Raj's account is enabled") == READ  # a check of a state stays a question

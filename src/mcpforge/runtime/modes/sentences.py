@@ -233,11 +233,13 @@ _GIVE_ME = re.compile(
 _WRAPPED = re.compile(
     r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
     r"|(?:can|could|would|will) you(?: please)?[\s,]+"
-    r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there a way) to[\s,]+|help me(?: to)?[\s,]+"
+    r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there (?:a|any) way) to[\s,]+|help me(?: to)?[\s,]+"
+    r"|where (?:can|do|should) (?:i|we)[\s,]+|what(?:'s| is) the (?:best|easiest|quickest|fastest) way to[\s,]+"
+    r"|(?:can|could) (?:i|we)[\s,]+(?=(?:find out|figure out|work out|see|check|tell|know)\b)"
     r"|go ahead and[\s,]+|(?:i|we)(?: need| want| would like|'d like| have) (?:you )?to[\s,]+"
     # "I need to know who has admin rights", "figure out when we're all free", "check what groups Omar is in":
     # the question itself
-    r"|(?:know|find out|figure out|work out|check|see)[\s,]+(?=(?:who|what|which|when|where|how)\b))+",
+    r"|(?:know|find out|figure out|work out|check|see|tell)[\s,]+(?=(?:who|what|which|when|where|how)\b))+",
     re.IGNORECASE,
 )
 
