@@ -486,3 +486,7 @@ def test_how_to_questions_ask_for_what_they_would_do() -> None:
     assert meant("can I find out when the VPN Users group was last changed?").startswith("when the VPN")
     assert meant("what's the best way to send the same email to all my direct reports?").startswith("send the")
     assert intent("check if Raj's account is enabled") == READ  # a check of a state stays a question
+
+
+def test_a_deadline_is_a_tasks_due_date() -> None:
+    assert stem("task") in query_terms("where do I see my upcoming Planner deadlines?")

@@ -300,6 +300,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
         ("require mfa", "enforce mfa", "require 2fa", "enforce 2fa", "require two factor", "enforce two factor"),
         (("policy", "conditional", "access", "mfa", "authentication", "require"), 0.7),
     ),
+    # what is due is a task's ("my upcoming Planner deadlines")
+    **dict.fromkeys(("deadline", "deadlines"), (("due", "task", "date"), 0.6)),
     # the time a CI service bills for: its usage ("CI minutes are running out, how much have we used?")
     **dict.fromkeys(
         ("ci minutes", "build minutes", "actions minutes", "pipeline minutes"),
