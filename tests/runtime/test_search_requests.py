@@ -490,3 +490,8 @@ def test_how_to_questions_ask_for_what_they_would_do() -> None:
 
 def test_a_deadline_is_a_tasks_due_date() -> None:
     assert stem("task") in query_terms("where do I see my upcoming Planner deadlines?")
+
+
+def test_when_a_thing_was_last_changed_is_in_its_record_or_history() -> None:
+    asked = query_terms("can I find out when the VPN Users group was last changed?")
+    assert stem("modified") in asked and stem("commit") not in asked

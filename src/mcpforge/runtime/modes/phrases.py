@@ -83,6 +83,11 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # a meeting pushed back or brought forward is rescheduled ("push my 10 o'clock back to 10:30")
     **dict.fromkeys(("push back", "bring forward"), (("reschedule", "update", "event", "time"), 0.7)),
+    # when a thing was last changed is in its record or its history ("when was the VPN Users group last changed?")
+    **dict.fromkeys(
+        ("last changed", "last modified", "last updated", "last edited"),
+        (("modified", "updated", "audit", "history", "activity"), 0.6),
+    ),
     # what was said while one was away is in the messages ("back from holiday, what did I miss in the Product channel?")
     **dict.fromkeys(("did i miss", "have i missed", "did we miss"), (("message", "messages", "post", "activity"), 0.7)),
     # where a site keeps its files: its drives ("list the document libraries of the Tokyo site")
