@@ -61,6 +61,7 @@ def adds_someone(text: str) -> bool:
     )
 
 
+# A person named by what they are to the organisation: "assign an E3 licence to the new intern".
 _STAFF = re.compile(
     r"\b(?:the|our|a|an)\s+(?:new\s+)?(?:intern|employee|hire|contractor|starter|joiner|leaver|consultant|temp"
     r"|new\s+hire)\b",
@@ -112,7 +113,7 @@ def as_owners(asked: dict[str, float], roles: list[str]) -> dict[str, float]:
 
 
 def names_someone(text: str, things: Container[str] = ()) -> bool:
-    """Whether the request names a person (``things``: the stems of what the API names, "Planner" among them)."""
+    """Whether the request names a person (``things``: the stems of what the API names or speaks of, "Planner")."""
     if owning_roles(text, things) or not THIRD_PERSON.isdisjoint(words(text)):  # "sign him out of everything"
         return True
     if _STAFF.search(text):  # "assign an E3 licence to the new intern": a person, by what they are
