@@ -495,3 +495,8 @@ def test_a_deadline_is_a_tasks_due_date() -> None:
 def test_when_a_thing_was_last_changed_is_in_its_record_or_history() -> None:
     asked = query_terms("can I find out when the VPN Users group was last changed?")
     assert stem("modified") in asked and stem("commit") not in asked
+
+
+def test_a_message_sent_to_someone_said_by_pronoun_is_a_chat() -> None:
+    assert stem("chat") in query_terms("Leah joined the Berlin team, send her a welcome message in Teams")
+    assert stem("chat") not in query_terms("send her a welcome email")

@@ -100,8 +100,8 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
     # a message sent to someone by name, not to a channel or by email, is a chat: "send Ana a message in Teams"
     (
         re.compile(
-            r"^(?![^.?!]*\b(?:channel|email|e-mail|mail|inbox|sms|text)\b)(.*?\bsend\s+[A-Z]\w+\s+an?\s+(?:quick\s+|short\s+)?)"
-            r"(message)\b"
+            r"^(?![^.?!]*\b(?:channel|email|e-mail|mail|inbox|sms|text)\b)"
+            r"(.*?\bsend\s+(?:[A-Z]\w+|her|him|them)\s+an?\s+(?:quick\s+|short\s+|welcome\s+|thank-you\s+)?)(message)\b"
         ),
         r"\1chat \2",
     ),
