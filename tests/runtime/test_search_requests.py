@@ -500,3 +500,14 @@ def test_when_a_thing_was_last_changed_is_in_its_record_or_history() -> None:
 def test_a_message_sent_to_someone_said_by_pronoun_is_a_chat() -> None:
     assert stem("chat") in query_terms("Leah joined the Berlin team, send her a welcome message in Teams")
     assert stem("chat") not in query_terms("send her a welcome email")
+
+
+def test_a_new_name_ends_at_a_comma_before_an_action() -> None:
+    asked = query_terms("we renamed master to main, update the default branch")
+    assert stem("default") in asked and stem("branch") in asked
+    assert stem("marketing") not in query_terms("rename the team to Sales, Marketing and Ops")
+
+
+def test_making_sure_nobody_does_something_is_a_restriction() -> None:
+    request_ = "make sure nobody can push directly to release branches"
+    assert intent(request_) == UPDATE and stem("protection") in query_terms(request_)

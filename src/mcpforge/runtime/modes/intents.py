@@ -76,7 +76,8 @@ INTENT_PHRASES = {
     "do not let": UPDATE,
     "dont allow": UPDATE,
     "do not allow": UPDATE,
-    **dict.fromkeys(("only let", "only allow"), UPDATE),  # "only let collaborators comment for a day": a limit set
+    # a limit set: "only let collaborators comment for a day", "make sure nobody can push to main"
+    **dict.fromkeys(("only let", "only allow", "make sure nobody", "ensure nobody"), UPDATE),
     "say yes": WRITE,
     "say no": WRITE,
     "stop people from": UPDATE,

@@ -130,6 +130,7 @@ EVERYDAY: dict[str, tuple[tuple[str, ...], float]] = {
     "stop people from": _RESTRICT,
     "stop anyone from": _RESTRICT,
     **dict.fromkeys(("dont let", "do not let", "dont allow", "do not allow", "only let", "only allow"), _RESTRICT),
+    **dict.fromkeys(("make sure nobody", "make sure no one", "ensure nobody", "ensure no one"), _RESTRICT),
     "resend": (("redeliver", "retry", "send", "resend"), 0.6),
     # "make the project private": a change to something that exists, not a new one
     # a rate asks for a limit: "how many pull requests can new contributors open per day"

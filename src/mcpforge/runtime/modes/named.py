@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .intents import INTENT_VERBS
 from .lexicon import EVERYDAY
 from .words import POINTING, STOPWORDS, VALUES, stem, wordset
 
@@ -76,8 +77,23 @@ def unnamed(tokens: list[str]) -> list[str]:
 
 
 def _sentence_length(tokens: list[str]) -> int:
-    """How many of ``tokens`` there are to the end of their sentence: a new name is all that follows "to"."""
-    return next((size for size, token in enumerate(tokens, 1) if token.endswith((".", "!", "?", ";"))), len(tokens))
+    """How many of ``tokens`` there are to the end of their sentence: a new name is all that follows "to".
+
+    A comma before an action ends it too: "we renamed master to main, update the default branch".
+    """
+    return next(
+        (
+            size
+            for size, token in enumerate(tokens, 1)
+            if token.endswith((".", "!", "?", ";"))
+            or (token.endswith(",") and size < len(tokens) and bare_word(tokens[size]) in _ACTIONS)
+        ),
+        len(tokens),
+    )
+
+
+# The words that start an action: what follows a comma after a new name is a new clause.
+_ACTIONS = frozenset(word for words_, _ in INTENT_VERBS for word in words_.split())
 
 
 def _name_length(tokens: list[str]) -> int:
