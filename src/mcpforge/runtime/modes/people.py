@@ -29,13 +29,18 @@ _NOT_BEFORE_A_NAME = wordset(
 )
 
 
+# People by what they are to an organisation or a class: "add a student to the class", "the new intern".
+_WORKING = (
+    "student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer|starter|joiner|leaver"
+    "|consultant|temp"
+)
 # Someone put into or taken out of something: "add Bob to the Finance group", "take Jo off the card",
 # "add jane@example.com to the list", "add a student to the chemistry class".
 _ADDS_SOMEONE = re.compile(
     r"\b(?i:add|put|remove|kick|take|drop|enrol|enroll)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
     r"\s+(?:to|in|into|onto|from|off|out)\b|\b(?i:remove|take)\s+(me|myself)\s+(?:from|out\s+of)\b"
     r"|\b(?i:add|put|remove|kick|take|drop)\s+(?:(?:a|an|the|my|our|this|that|new|another)\s+){1,2}"
-    r"((?:student|pupil|teacher|colleague|coworker|employee|hire|intern|contractor|volunteer)s?)"
+    rf"((?:{_WORKING})s?)"
     r"\s+(?:to|into|from|off|out)\b"
     # "make Bob a member of Finance", "make Jordan an owner of the Design team"
     r"|\b(?i:make)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:an?|the)\s+(?:co-?)?(?:member|owner)\s+of\b"
@@ -62,11 +67,7 @@ def adds_someone(text: str) -> bool:
 
 
 # A person named by what they are to the organisation: "assign an E3 licence to the new intern".
-_STAFF = re.compile(
-    r"\b(?:the|our|a|an)\s+(?:new\s+)?(?:intern|employee|hire|contractor|starter|joiner|leaver|consultant|temp"
-    r"|new\s+hire)\b",
-    re.IGNORECASE,
-)
+_STAFF = re.compile(rf"\b(?:the|our|a|an)\s+(?:new\s+)?(?:{_WORKING})\b", re.IGNORECASE)
 # The asker, in the first person: "what language is my mailbox set to", "when do I start".
 _SELF = re.compile(r"\b(?:my|mine|me|myself|i|i'm|im|i've|ive)\b", re.IGNORECASE)
 
