@@ -425,7 +425,7 @@ def test_more_actions_are_verbs_and_a_participle_said_first_names_which_things()
     assert intent("kill the old share link on the pricing deck")
     assert intent("recover a file Jake removed from his OneDrive last week")
     assert intent("allow guests to join the Finance team") == UPDATE
-    assert intent("archived repos in acme") == frozenset()  # which repositories, not an archiving
+    assert intent("archived repos in acme") == READ  # which repositories to see, not an archiving
     assert intent("daily Teams active users for last month") == frozenset()  # "active" is no "activate"
 
 

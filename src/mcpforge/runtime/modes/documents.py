@@ -54,6 +54,8 @@ _ACTIONS = {
     "DELETE": "delete remove",
 }
 
+_LINKING = {"POST": "add", "DELETE": "remove"}
+
 
 # What one schema object says of its arguments, by identity: (the schema, names, notes). Tools share
 # their argument and body schemas (Graph: 11,000 tools, a few thousand distinct arguments).
@@ -85,6 +87,10 @@ def operation_texts(
     acted_on = static[:-1] if len(static) > 1 and last_verb(segments) else static
     method, listing = rpc_method(method, segments)
     action = "list all" if listing else _ACTIONS.get(method, "")
+    # OData's link to an existing object ("POST /groups/{id}/members/$ref", whose summary says "create new
+    # navigation property ref"): a member added, not made; and taken out, not deleted
+    if "$ref" in suffixes and method in _LINKING:
+        title = f"{_LINKING[method]} {title}"
     names: list[str] = []
     notes: list[str] = []
     if select and isinstance(input_schema, dict) and select in input_schema.get("properties", {}):

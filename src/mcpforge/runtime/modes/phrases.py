@@ -100,4 +100,9 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
         ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots", "free at"),
         (("schedule", "availability", "meeting", "time", "find"), 0.7),
     ),
+    # how a chat app shows someone is their presence ("stop Teams showing me as away", "appear offline")
+    **dict.fromkeys(
+        ("as away", "as busy", "as offline", "as available", "appear offline", "appear away"),
+        (("presence", "availability", "status"), 0.8),
+    ),
 }

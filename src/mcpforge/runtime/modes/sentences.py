@@ -123,7 +123,12 @@ def _done_when(said: list[str]) -> set[int]:
         and said[index + 1] in _WHEN_DONE
         and said[index - 1] not in STOPWORDS
         and said[index - 1] not in _DOERS
+        # "the user wants their display name changed after marriage": what is wanted done, not when it was
+        and _WANTING.isdisjoint(said[max(0, index - 5) : index])
     }
+
+
+_WANTING = wordset("want wants wanted need needs")
 
 
 def condition(said: list[str]) -> set[int]:
@@ -232,6 +237,8 @@ _GIVE_ME = re.compile(
 # know who ..." asks who.
 _WRAPPED = re.compile(
     r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
+    # a helpdesk ticket's or a message's own label: "Ticket #4521: ...", "Re: ...", "Urgent - ..."
+    r"|(?:ticket|request|task|subject|re|fwd?|urgent|fyi|question|support|helpdesk)(?: #?\d+)?\s*[:\u2013-]\s+"
     r"|(?:can|could|would|will) you(?: please)?[\s,]+"
     r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there (?:a|any) way) to[\s,]+|help me(?: to)?[\s,]+"
     r"|where (?:can|do|should) (?:i|we)[\s,]+|what(?:'s| is) the (?:best|easiest|quickest|fastest) way to[\s,]+"
@@ -374,8 +381,9 @@ def undone(word: str) -> str | None:
 _BEFORE_DOING = re.compile(
     r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*"
     r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left|can't|cannot|won't|doesn't|isn't"
-    r"|keeps|fails|crashes|freezes|hangs)"  # what goes wrong, again and again: "the app keeps failing to sign in"
-    r"\s?[^,;]*)[,;]\s+(?:so\s+|and\s+)?(.+)$"
+    r"|keeps|fails|crashes|freezes|hangs|not"  # what goes wrong: "the app keeps failing", "phone not syncing"
+    r"|starts|begins|joins|arrives|returns|leaves|retires|quits)"  # "the new starter begins Monday, ..."
+    r"\s?[^,;]*?)(?:[,;]|\s[-\u2013\u2014])\s+(?:so\s+|and\s+)?(.+)$"  # "phone not syncing - check it"
 )
 
 
@@ -391,7 +399,8 @@ def what_happened(text: str) -> tuple[str, str]:
     if found is None:
         return "", text
     before, after = words(found[1]), said_words(unwrapped(found[2]))  # "..., can you find it"
-    if not after or (methods_of(before[0]) and not owned) or before[0] in _ASKING:  # "delete the old ones, then"
+    acting = methods_of(before[0]) and before[0] != "new"  # "new starter Priya begins Monday, ...": said of her
+    if not after or (acting and not owned) or before[0] in _ASKING:  # "delete the old ones, then"
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
@@ -461,7 +470,8 @@ def intent(text: str) -> frozenset[str]:
         methods = methods_of(word)
         if methods:
             return methods
-    return frozenset()
+    # "deleted users last 30 days", said with no action: the things to see
+    return READ if said[:1] and said[0].endswith("ed") and methods_of(said[0]) else frozenset()
 
 
 # Words after a participle said first that make it a verb ("moved the meeting", "deleted it").

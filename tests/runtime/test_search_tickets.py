@@ -1,0 +1,67 @@
+"""Search mode: requests written as helpdesk tickets, typed tersely as administrators type, and asked as how-to
+questions; and what an OData link operation does."""
+
+from __future__ import annotations
+
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.documents import operation_texts
+from mcpforge.runtime.modes.intents import DELETE, READ, UPDATE
+from mcpforge.runtime.modes.sentences import intent, meant, what_happened
+from mcpforge.runtime.modes.words import stem
+
+
+def test_a_tickets_own_label_is_not_part_of_the_request() -> None:
+    assert meant("Ticket #4521: reset the password for j.wong") == "reset the password for j.wong"
+    assert meant("Re: budget spreadsheet, share it with Leo") == "budget spreadsheet, share it with Leo"
+    assert meant("request access to the repo") == "request access to the repo"  # a verb, not a label
+
+
+def test_what_goes_wrong_before_a_dash_is_what_happened() -> None:
+    happened, to_do = what_happened("phone not syncing email - check whether it's compliant")
+    assert happened == "phone not syncing email" and to_do.startswith("check whether")
+    assert intent("phone not syncing email - check whether it's compliant") == READ
+    assert what_happened("sign-in page is broken")[0] == ""  # a hyphen inside a word separates nothing
+
+
+def test_someone_starting_or_leaving_is_what_happened_and_new_describes_them() -> None:
+    request_ = "new starter Priya Shah begins Monday, please create her account"
+    assert what_happened(request_)[0] == "new starter Priya Shah begins Monday"
+    assert query_terms(request_)[stem("starter")] < 1.0  # context, not what to find
+
+
+def test_a_change_someone_wants_is_the_action_not_when_it_was_done() -> None:
+    assert intent("the user wants their display name changed after marriage") == UPDATE
+    assert intent("export the products updated since Monday") != UPDATE
+
+
+def test_a_participle_said_with_no_action_asks_to_see_those_things() -> None:
+    assert intent("deleted users last 30 days") == READ
+    assert intent("deleted it by mistake, bring it back") != READ
+    assert intent("deleted the old branch") == DELETE
+
+
+def test_list_typed_last_after_the_things_is_what_to_do() -> None:
+    assert query_terms("sharepoint sites list")[stem("list")] < 1.0
+    assert query_terms("add a new item to the IT assets list")[stem("list")] == 1.0  # a list's own name
+
+
+def test_how_a_chat_app_shows_someone_is_their_presence() -> None:
+    assert stem("presence") in query_terms("how do I stop Teams showing me as away?")
+    assert stem("presence") not in query_terms("how do I stop Teams showing me notifications?")
+
+
+def test_an_odata_link_added_or_removed_says_so() -> None:
+    def title(method: str) -> str:
+        texts = operation_texts(
+            name="groups.RefMembers",
+            title="Create new navigation property ref to members for groups",
+            method=method,
+            path="/groups/{group-id}/members/$ref",
+            toolsets=(),
+            description="",
+            input_schema={},
+        )
+        return texts["title"]
+
+    assert title("POST").startswith("add ") and title("DELETE").startswith("remove ")
+    assert title("GET").startswith("Create")
