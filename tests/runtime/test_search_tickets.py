@@ -65,3 +65,18 @@ def test_an_odata_link_added_or_removed_says_so() -> None:
 
     assert title("POST").startswith("add ") and title("DELETE").startswith("remove ")
     assert title("GET").startswith("Create")
+
+
+def test_what_was_done_to_or_by_the_asker_says_which_things() -> None:
+    assert intent("open issues labeled p0 assigned to me") == frozenset()  # which issues, not an assigning
+    assert intent("issues assigned to Sam") != frozenset()
+
+
+def test_the_companys_phone_number_is_the_organisations_not_a_company_phones() -> None:
+    asked = query_terms("update the company's phone number shown in the directory")
+    assert stem("organization") in asked and stem("device") not in asked
+    assert stem("device") in query_terms("which company phones haven't synced this week?")
+
+
+def test_an_app_reg_is_an_apps_registration() -> None:
+    assert stem("registration") in query_terms("app regs expiring secrets")

@@ -467,11 +467,23 @@ def intent(text: str) -> frozenset[str]:
                 return methods
         if index == 0 and word.endswith("ed") and said[1:2] and said[1] not in _NOT_A_THING:
             continue  # "archived repos in acme", "deleted users we can restore": which things, not what to do
+        if index and _done_for_asker(said, index):
+            continue  # "open issues assigned to me", "files shared by us": which things
         methods = methods_of(word)
         if methods:
             return methods
     # "deleted users last 30 days", said with no action: the things to see
     return READ if said[:1] and said[0].endswith("ed") and methods_of(said[0]) else frozenset()
+
+
+def _done_for_asker(said: list[str], index: int) -> bool:
+    """Whether ``said[index]`` is a participle of what was done to or by the asker ("assigned to me")."""
+    return said[index].endswith("ed") and said[index + 1 : index + 3] in (
+        ["to", "me"],
+        ["to", "us"],
+        ["by", "me"],
+        ["by", "us"],
+    )
 
 
 # Words after a participle said first that make it a verb ("moved the meeting", "deleted it").

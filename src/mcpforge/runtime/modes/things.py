@@ -206,6 +206,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # an alert or a risk that was none is dismissed
     **dict.fromkeys(("false positive", "false alarm"), (("dismiss",), 0.8)),
     "company": (("organization", "user"), 0.4),
+    # an administrator's shorthand for an app's registration ("app regs expiring secrets")
+    **dict.fromkeys(("app reg", "app regs"), (("application", "registration"), 0.9)),
+    # the company's number is the organisation's, not a company phone's ("update the company's phone number")
+    **dict.fromkeys(("company phone number", "company phone numbers"), (("organization", "phone"), 0.8)),
     # what everyone does, counted: "how many emails did people send across the company" asks for a report
     "across the company": USAGE,
     "across the organization": USAGE,
