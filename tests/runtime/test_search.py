@@ -332,7 +332,7 @@ def test_the_first_action_word_says_which_method() -> None:
     assert intent("drop the old table") == {"DELETE"}
     assert intent("share the design doc with the marketing team") == {"POST", "PUT"}  # a permission or link made
     assert intent("stop sending me updates about PROJ-5") == {"DELETE"}
-    assert intent("the weather in Paris") == frozenset()
+    assert intent("the weather in Paris") == READ  # named with no action: to see
     assert intent("don't delete it, archive it") == {"PATCH", "PUT", "POST"}  # what it says not to do is not asked
     # A thing sent, said first, is the verb: "email the report" sends one; "flag Jack's email" does not.
     assert intent("email the weekly report to the sales team") == {"POST", "PUT"}

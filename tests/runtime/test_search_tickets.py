@@ -68,7 +68,7 @@ def test_an_odata_link_added_or_removed_says_so() -> None:
 
 
 def test_what_was_done_to_or_by_the_asker_says_which_things() -> None:
-    assert intent("open issues labeled p0 assigned to me") == frozenset()  # which issues, not an assigning
+    assert intent("open issues labeled p0 assigned to me") == READ  # which issues to see, not an assigning
     assert intent("issues assigned to Sam") != frozenset()
 
 
@@ -80,3 +80,19 @@ def test_the_companys_phone_number_is_the_organisations_not_a_company_phones() -
 
 def test_an_app_reg_is_an_apps_registration() -> None:
     assert stem("registration") in query_terms("app regs expiring secrets")
+
+
+def test_things_named_with_no_action_are_the_things_to_see() -> None:
+    assert intent("teams without owners") == READ
+    assert intent("pending access reviews") == READ
+    # an action the intents do not know is followed by what it acts on, a particle or a name: no guess
+    for request_ in ("bump the prod db to a bigger class", "back up the shop app now", "clock Ana in", "wire $200"):
+        assert intent(request_) == frozenset(), request_
+    assert intent("the board wants the slides by Friday, remind me Thursday") == frozenset()  # a sentence
+
+
+def test_more_actions_and_action_phrases() -> None:
+    assert intent("take ownership of the ransomware incident") == UPDATE
+    assert intent("open port 443 on the web firewall") != READ
+    assert intent("limit interactions on the repo to collaborators") == UPDATE
+    assert intent("require passwords of at least 14 characters") == UPDATE

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from .conditions import condition
 from .gatherings import gathered
 from .intents import FIRST_VERBS, READ, SENT
 from .lexicon import EVERYDAY
@@ -20,7 +21,6 @@ from .named import COMPOUND, HYPHENATED, QUOTED, names_of_things, unnamed, unpun
 from .people import THIRD_PERSON, adds_someone
 from .sentences import (
     QUESTIONS,
-    condition,
     described,
     intent,
     lets_someone,

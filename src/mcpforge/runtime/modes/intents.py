@@ -79,6 +79,9 @@ INTENT_PHRASES = {
     # a limit set: "only let collaborators comment for a day", "make sure nobody can push to main"
     **dict.fromkeys(("only let", "only allow", "make sure nobody", "ensure nobody"), UPDATE),
     "say yes": WRITE,
+    "take ownership": UPDATE,  # "take ownership of the incident": assigned to the asker
+    "open port": WRITE,  # a firewall's rule made or changed ("open port 443"); "open issues" are which issues
+    "leave feedback": CREATE,
     "say no": WRITE,
     "stop people from": UPDATE,
     "stop everyone from": UPDATE,
@@ -101,7 +104,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "update change edit modify rename rewrite move fix set enable disable toggle turn switch archive mark flag "
         "close reopen give prevent put complete reschedule postpone reassign replace restrict reinstate "
-        "demote extend allow permit exempt categorize resolve unresolve",
+        "demote extend allow permit exempt categorize resolve unresolve limit retarget require",
         UPDATE,
     ),
     (
@@ -117,7 +120,7 @@ INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
         "hand spin upgrade downgrade freeze dismiss vote buy purchase react install enroll enrol decommission mirror "
         "generate split redeploy apply build ask ping roll confirm answer rsvp acknowledge ack connect disconnect "
         "retire grant end deny terminate recover revert undo abort kill migrate regenerate execute invoke join "
-        "watch calculate recalculate translate fulfil fulfill withdraw deprovision offboard",
+        "watch calculate recalculate translate fulfil fulfill withdraw deprovision offboard cut ship",
         WRITE,
     ),
 )

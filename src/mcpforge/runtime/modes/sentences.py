@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .conditions import obliged, ordered_by
 from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
 from .lexicon import EVERYDAY
 from .rewordings import REWORDINGS
@@ -21,7 +22,6 @@ from .words import POINTING, STOPWORDS, VALUES, stem, unaccented, words, wordset
 
 __all__ = [
     "QUESTIONS",
-    "condition",
     "described",
     "intent",
     "lets_someone",
@@ -74,38 +74,7 @@ def described(said: list[str]) -> set[int]:
         and (said[index] in _PAST or (said[index].endswith("ed") and len(said[index]) > 4))
         and (index < 2 or said[index - 2] not in _BE)  # "am I allowed" is a question about now
     }
-    return done_to | _done_when(said) | _relative(said) | _keyed(said) | _obliged(said)
-
-
-# "the terms of use our users must accept", "the policies people have to follow": who must do what describes the
-# thing before them (the terms), not what to find (their acceptances).
-_OBLIGED = wordset("users people everyone employees staff members guests students visitors")
-
-
-def _obliged(said: list[str]) -> set[int]:
-    """Where people who must do something say which things a request means (that they must, and what)."""
-    for index in range(2, len(said) - 1):
-        if said[index - 1] not in _OBLIGED:
-            continue
-        if said[index] == "must":
-            return {index - 1, index, index + 1}
-        if said[index] in ("have", "has", "need", "needs") and said[index + 1] == "to" and index + 2 < len(said):
-            return {index - 1, index, index + 1, index + 2}
-    return set()
-
-
-# "sort the leads sheet by close date", "list my files ordered by size": the words after "by" name the key
-# to order on, a field's value to pass ("close" closes nothing).
-_ORDERING = wordset("sort sorted order ordered rank ranked arrange arranged group grouped")
-
-
-def _keyed(said: list[str]) -> set[int]:
-    """Where in ``said`` the words after "by" name what a request orders or groups its things by."""
-    ordering = next((i for i, word in enumerate(said) if word in _ORDERING), None)
-    if ordering is None:
-        return set()
-    by = next((i for i in range(ordering + 1, len(said)) if said[i] == "by"), len(said))
-    return set(range(by + 1, len(said)))
+    return done_to | _done_when(said) | _relative(said) | ordered_by(said) | obliged(said)
 
 
 def _done_when(said: list[str]) -> set[int]:
@@ -129,50 +98,6 @@ def _done_when(said: list[str]) -> set[int]:
 
 
 _WANTING = wordset("want wants wanted need needs")
-
-
-def condition(said: list[str]) -> set[int]:
-    """Where a request says what its things lack: "which users don't have a license yet", "the groups nobody owns".
-
-    The things (users, groups) are what to list; what they are not or have not (a license), or what no
-    one did to them, only filters them. A clause that says what they are or did ("which apps are
-    installed") is what is asked, and stays.
-    """
-    # "the security groups nobody owns": what no one did to them only filters them, as above.
-    nobody = next(
-        (
-            i
-            for i in range(2, len(said) - 1)
-            if (said[i] in _NOBODY or said[i : i + 2] == ["no", "one"]) and said[i - 1] not in STOPWORDS
-        ),
-        None,
-    )
-    if nobody is not None:
-        return set(range(nobody, len(said)))
-    # "list Teams without an owner", "delete groups with no members": what they lack only filters them.
-    lacking = next(
-        (
-            i
-            for i in range(2, len(said) - 1)
-            if (said[i] == "without" or said[i : i + 2] == ["with", "no"]) and said[i - 1] not in STOPWORDS
-        ),
-        None,
-    )
-    if lacking is not None:
-        return set(range(lacking, len(said)))
-    if len(said) < 4 or said[0] != "which" or said[1] in STOPWORDS or said[1] in _BE:
-        return set()
-    for index in range(2, min(len(said) - 1, 5)):
-        if said[index] in _NEGATED or (said[index] in _BE_OR_HAVE and said[index + 1] in _NOT):
-            return set(range(index + 1, len(said)))
-    return set()
-
-
-# A question's clause said in the negative: "which devices are not compliant", "which repos have no README".
-_NEGATED = wordset("dont doesnt didnt arent isnt wasnt werent havent hasnt hadnt cant never")
-_BE_OR_HAVE = wordset("am is are was were have has had do does did")
-_NOT = wordset("not no never")
-_NOBODY = wordset("nobody noone")
 
 
 def _relative(said: list[str]) -> set[int]:
@@ -473,7 +398,9 @@ def intent(text: str) -> frozenset[str]:
         if methods:
             return methods
     # "deleted users last 30 days", said with no action: the things to see
-    return READ if said[:1] and said[0].endswith("ed") and methods_of(said[0]) else frozenset()
+    if said[:1] and said[0].endswith("ed") and methods_of(said[0]):
+        return READ
+    return READ if _named_only(what_happened(text)[1]) else frozenset()
 
 
 def _done_for_asker(said: list[str], index: int) -> bool:
@@ -488,3 +415,21 @@ def _done_for_asker(said: list[str], index: int) -> bool:
 
 # Words after a participle said first that make it a verb ("moved the meeting", "deleted it").
 _NOT_A_THING = wordset("the a an my our your his her their this that these those it them me us him all every to")
+
+
+# What follows an action word the intents do not know ("bump the db", "alert me", "back up the app",
+# "clock Ana in", "wire $200"), and not a thing's first word ("teams without owners").
+_AFTER_A_VERB = _NOT_A_THING | wordset("up back in out on off down away over some any")
+_TOKEN = re.compile(r"[\w$'\u2019.-]+")
+
+
+def _named_only(text: str) -> bool:
+    """Whether ``text`` names things with no action: a noun phrase an administrator types ("pending access reviews")."""
+    said = said_words(text)
+    tokens = _TOKEN.findall(text)
+    # a sentence of clauses says more than names ("the board wants the slides, remind me"), and "automatically
+    # file mail" has its action after the adverb
+    if len(said) < 2 or len(tokens) < 2 or "," in text or said[0].endswith("ly"):
+        return False
+    second = tokens[1]
+    return said[1] not in _AFTER_A_VERB and not second[0].isupper() and second[0] not in "$0123456789"
