@@ -6,6 +6,7 @@ from __future__ import annotations
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.documents import operation_texts
 from mcpforge.runtime.modes.intents import DELETE, READ, UPDATE
+from mcpforge.runtime.modes.people import asks_of_self, names_someone
 from mcpforge.runtime.modes.sentences import intent, meant, what_happened
 from mcpforge.runtime.modes.words import stem
 
@@ -96,3 +97,22 @@ def test_more_actions_and_action_phrases() -> None:
     assert intent("open port 443 on the web firewall") != READ
     assert intent("limit interactions on the repo to collaborators") == UPDATE
     assert intent("require passwords of at least 14 characters") == UPDATE
+
+
+def test_chat_spellings_and_common_misspellings_are_read_as_meant() -> None:
+    assert meant("can u make me an owner of the Design team") == "make me an owner of the Design team"
+    assert meant("hey can someone give me access to the finance sharepoint pls") == (
+        "give me access to the finance sharepoint"
+    )
+    assert stem("calendar") in query_terms("my outlook calender isnt showing the team meetings")
+
+
+def test_who_is_in_charge_of_a_thing_owns_it() -> None:
+    assert stem("owner") in query_terms("whos in charge of the marketing group?")
+
+
+def test_someone_who_sent_the_asker_a_thing_does_not_own_it() -> None:
+    assert not names_someone("reply all to the last email from Finance saying thanks")
+    assert asks_of_self("reply all to the last email from Finance saying thanks")
+    assert not names_someone("move my 1:1 with Sam to next week")
+    assert names_someone("remove the Visio licence from Priya")  # taken from her: hers

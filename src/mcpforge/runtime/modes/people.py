@@ -72,9 +72,17 @@ _STAFF = re.compile(rf"\b(?:the|our|a|an)\s+(?:new\s+)?(?:{_WORKING})\b", re.IGN
 _SELF = re.compile(r"\b(?:my|mine|me|myself|i|i'm|im|i've|ive)\b", re.IGNORECASE)
 
 
+# What someone sends the asker: "the invite from Carlos" is the asker's invitation.
+_SENT_THINGS = wordset(
+    "email emails mail message messages invite invites invitation invitations note notes text texts request"
+)
+_SENT_BY = re.compile(rf"\b(?:{'|'.join(sorted(_SENT_THINGS))})\s+from\s+[A-Z]")
+
+
 def asks_of_self(text: str) -> bool:
-    """Whether the request speaks of the asker ("my", "I", "me")."""
-    return _SELF.search(QUOTED.sub(" ", text)) is not None
+    """Whether the request speaks of the asker ("my", "I", "me", or what someone sent them: "the email from Acme")."""
+    text = QUOTED.sub(" ", text)
+    return _SELF.search(text) is not None or _SENT_BY.search(text) is not None
 
 
 # Someone named by their role, owning a thing the API keeps: "what's on my boss's calendar", "the CEO's iPad".
@@ -122,7 +130,7 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
     for owner in map(str.lower, _OWNER.findall(QUOTED.sub(" ", text))):
         if owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
             return True
-    before = ""
+    sent = before = ""
     for token in meant(QUOTED.sub(" ", text)).split():
         bare = unpunctuated(token)
         lower = bare.lower()
@@ -134,7 +142,10 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
             and lower not in STOPWORDS
             and stem(lower) not in lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
             and stem(lower) not in things
+            # "the last email from Finance", "move my 1:1 with Sam": the asker's thing, the name's part in it
+            and not (before == "from" and sent.lower() in _SENT_THINGS)
+            and not (before == "with" and _SELF.search(text))
         ):
             return True
-        before = bare
+        sent, before = before, bare
     return False

@@ -100,6 +100,8 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
         ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots", "free at"),
         (("schedule", "availability", "meeting", "time", "find"), 0.7),
     ),
+    # who is in charge of a thing owns it ("who's in charge of the marketing group?")
+    **dict.fromkeys(("in charge of", "responsible for"), (("owner",), 0.8)),
     # how a chat app shows someone is their presence ("stop Teams showing me as away", "appear offline")
     **dict.fromkeys(
         ("as away", "as busy", "as offline", "as available", "appear offline", "appear away"),
