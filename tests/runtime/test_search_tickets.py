@@ -116,3 +116,11 @@ def test_someone_who_sent_the_asker_a_thing_does_not_own_it() -> None:
     assert asks_of_self("reply all to the last email from Finance saying thanks")
     assert not names_someone("move my 1:1 with Sam to next week")
     assert names_someone("remove the Visio licence from Priya")  # taken from her: hers
+
+
+def test_a_managers_few_words_for_tasks_meetings_and_reminders() -> None:
+    assert stem("task") in query_terms("what's on my plate today?")
+    assert stem("event") in query_terms("clear my afternoon")
+    assert stem("message") in query_terms("remind the team about Friday's offsite")
+    assert stem("message") not in query_terms("remind me about the dentist")
+    assert not names_someone("find the slides Jen sent me last week")  # Jen sent them: the asker's

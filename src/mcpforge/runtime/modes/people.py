@@ -76,6 +76,7 @@ _SELF = re.compile(r"\b(?:my|mine|me|myself|i|i'm|im|i've|ive)\b", re.IGNORECASE
 _SENT_THINGS = wordset(
     "email emails mail message messages invite invites invitation invitations note notes text texts request"
 )
+_SENT_ME = re.compile(r"\b([A-Z][a-z]+)\s+(?:sent|shared|forwarded|emailed|gave)\s+(?:me|us)\b")
 _SENT_BY = re.compile(rf"\b(?:{'|'.join(sorted(_SENT_THINGS))})\s+from\s+[A-Z]")
 
 
@@ -131,6 +132,7 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
         if owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
             return True
     sent = before = ""
+    senders = set(_SENT_ME.findall(text))  # "the slides Jen sent me": the asker's
     for token in meant(QUOTED.sub(" ", text)).split():
         bare = unpunctuated(token)
         lower = bare.lower()
@@ -144,6 +146,7 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
             and stem(lower) not in things
             # "the last email from Finance", "move my 1:1 with Sam": the asker's thing, the name's part in it
             and not (before == "from" and sent.lower() in _SENT_THINGS)
+            and bare not in senders
             and not (before == "with" and _SELF.search(text))
         ):
             return True

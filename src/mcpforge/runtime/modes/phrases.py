@@ -100,6 +100,17 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
         ("are free", "are all free", "is free", "am free", "free time", "free slot", "free slots", "free at"),
         (("schedule", "availability", "meeting", "time", "find"), 0.7),
     ),
+    # what someone has to do: their tasks and meetings ("what's on my plate today?")
+    **dict.fromkeys(("on my plate", "on our plate"), (("task", "calendar"), 0.7)),
+    # time made free: its meetings called off or declined ("clear my afternoon")
+    **dict.fromkeys(
+        (f"clear my {when}" for when in ("afternoon", "morning", "evening", "day", "calendar", "schedule")),
+        (("event", "calendar", "cancel", "decline"), 0.7),
+    ),
+    # others reminded are told, in a message ("remind the team about Friday's offsite"); "remind me" is a task
+    **dict.fromkeys(
+        ("remind the team", "remind everyone", "remind the group", "remind the channel"), (("message", "send"), 0.7)
+    ),
     # who is in charge of a thing owns it ("who's in charge of the marketing group?")
     **dict.fromkeys(("in charge of", "responsible for"), (("owner",), 0.8)),
     # how a chat app shows someone is their presence ("stop Teams showing me as away", "appear offline")
