@@ -124,3 +124,10 @@ def test_a_managers_few_words_for_tasks_meetings_and_reminders() -> None:
     assert stem("message") in query_terms("remind the team about Friday's offsite")
     assert stem("message") not in query_terms("remind me about the dentist")
     assert not names_someone("find the slides Jen sent me last week")  # Jen sent them: the asker's
+
+
+def test_tell_me_why_asks_and_what_things_lack_typed_tersely_only_filters_them() -> None:
+    assert intent("can someone tell me why my sign-in was blocked?") == READ
+    assert intent("users with no manager set") == READ  # which users, not a manager set
+    assert stem("owner") in query_terms("teams without owners")
+    assert query_terms("teams without owners")[stem("owner")] < query_terms("teams without owners")[stem("team")]

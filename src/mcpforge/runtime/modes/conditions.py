@@ -37,7 +37,7 @@ def condition(said: list[str]) -> set[int]:
     lacking = next(
         (
             i
-            for i in range(2, len(said) - 1)
+            for i in range(1, len(said) - 1)  # typed tersely, "teams without owners" starts with the things
             if (said[i] == "without" or said[i : i + 2] == ["with", "no"]) and said[i - 1] not in STOPWORDS
         ),
         None,

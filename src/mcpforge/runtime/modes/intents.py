@@ -89,7 +89,14 @@ INTENT_PHRASES = {
     "make this": UPDATE,
     "make it": UPDATE,
     # a question put to the assistant ("tell me which meetings are online"), not a message ("tell me whenever")
-    **dict.fromkeys((f"tell {who} {what}" for who in ("me", "us") for what in ("who", "which", "what", "how")), READ),
+    **dict.fromkeys(
+        (
+            f"tell {who} {what}"
+            for who in ("me", "us")
+            for what in ("who", "which", "what", "how", "why", "when", "where", "whether", "if")
+        ),
+        READ,
+    ),
 }
 INTENT_VERBS: tuple[tuple[str, frozenset[str]], ...] = (
     (

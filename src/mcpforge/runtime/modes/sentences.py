@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .conditions import obliged, ordered_by
+from .conditions import condition, obliged, ordered_by
 from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
 from .lexicon import EVERYDAY
 from .rewordings import REWORDINGS
@@ -397,7 +397,7 @@ def intent(text: str) -> frozenset[str]:
         return CREATE
     if lets_someone(said):  # "let my assistant see my calendar": a permission to give, not a look
         return UPDATE
-    describing = described(said)
+    describing = described(said) | condition(said)  # "users with no manager set": which users, not a setting
     for index, word in enumerate(said):
         if index in describing:
             continue
