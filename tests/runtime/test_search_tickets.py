@@ -131,3 +131,17 @@ def test_tell_me_why_asks_and_what_things_lack_typed_tersely_only_filters_them()
     assert intent("users with no manager set") == READ  # which users, not a manager set
     assert stem("owner") in query_terms("teams without owners")
     assert query_terms("teams without owners")[stem("owner")] < query_terms("teams without owners")[stem("team")]
+
+
+def test_typed_tersely_a_word_after_the_things_says_which() -> None:
+    assert intent("workflow runs using self-hosted runners") == READ
+    assert intent("devices running old iOS") == READ
+    assert intent("stale PRs older than 30 days") == READ  # an acronym, not a name after an unknown verb
+    assert intent("continue listing the group's members") == READ  # listing still asks to list
+    assert query_terms("apps nobody signed into for 90 days")[stem("sign")] < 1.0  # which apps: only a filter
+
+
+def test_an_automatic_action_is_a_setting_and_news_for_everyone_a_message() -> None:
+    assert intent("is there a way to auto-delete branches after merge?") == UPDATE
+    assert intent("open HTTPS to the world with a firewall rule") != READ
+    assert intent("the all-hands got moved to Thursday, let everyone know") == {"POST", "PUT"}

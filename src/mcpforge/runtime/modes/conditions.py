@@ -26,7 +26,7 @@ def condition(said: list[str]) -> set[int]:
     nobody = next(
         (
             i
-            for i in range(2, len(said) - 1)
+            for i in range(1, len(said) - 1)  # typed tersely: "apps nobody signed into"
             if (said[i] in _NOBODY or said[i : i + 2] == ["no", "one"]) and said[i - 1] not in STOPWORDS
         ),
         None,

@@ -79,8 +79,11 @@ INTENT_PHRASES = {
     # a limit set: "only let collaborators comment for a day", "make sure nobody can push to main"
     **dict.fromkeys(("only let", "only allow", "make sure nobody", "ensure nobody"), UPDATE),
     "say yes": WRITE,
+    # news told to others is a message ("the all-hands moved to Thursday, let everyone know")
+    **dict.fromkeys((f"let {who} know" for who in ("everyone", "everybody", "people", "them", "the team")), CREATE),
     "take ownership": UPDATE,  # "take ownership of the incident": assigned to the asker
-    "open port": WRITE,  # a firewall's rule made or changed ("open port 443"); "open issues" are which issues
+    # a firewall's rule made or changed ("open port 443", "open HTTPS to the world"); "open issues" are which issues
+    **dict.fromkeys(("open port", "open ports", "open https", "open http", "open ssh", "open rdp"), WRITE),
     "leave feedback": CREATE,
     "say no": WRITE,
     "stop people from": UPDATE,

@@ -342,7 +342,7 @@ def what_happened(text: str) -> tuple[str, str]:
     acting = methods_of(before[0]) and before[0] != "new"  # "new starter Priya begins Monday, ...": said of her
     if not after or (acting and not owned) or before[0] in _ASKING:  # "delete the old ones, then"
         return "", text
-    acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2]))
+    acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2])) or INTENT_PHRASES.get(" ".join(after[:3]))
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
     asks = after[0] in QUESTIONS or (len(after) > 1 and after[0] in _LOOKING and after[1] in _IF)
     return (found[1], found[2]) if acts or asks else ("", text)
@@ -409,6 +409,10 @@ def intent(text: str) -> frozenset[str]:
             continue  # "archived repos in acme", "deleted users we can restore": which things, not what to do
         if index and _done_for_asker(said, index):
             continue  # "open issues assigned to me", "files shared by us": which things
+        if index == 1 and _kind_after_thing(said):
+            continue  # typed tersely, "workflow runs using ...", "devices running old iOS": which things
+        if index and said[index - 1] == "auto" and methods_of(word):
+            return UPDATE  # "auto-delete branches after merge": a setting that does it
         methods = methods_of(word)
         if methods:
             return methods
@@ -416,6 +420,13 @@ def intent(text: str) -> frozenset[str]:
     if said[:1] and said[0].endswith("ed") and methods_of(said[0]):
         return READ
     return READ if _named_only(what_happened(text)[1]) else frozenset()
+
+
+def _kind_after_thing(said: list[str]) -> bool:
+    """Whether ``said[1]`` is a noun or participle after a thing said first ("workflow runs", "devices running")."""
+    if methods_of(said[0]) or said[0] in _NOT_A_THING or said[0] in _DOERS:
+        return False
+    return said[1].endswith("s") or (said[1].endswith("ing") and methods_of(said[1]) != READ)
 
 
 def _done_for_asker(said: list[str], index: int) -> bool:
@@ -447,4 +458,5 @@ def _named_only(text: str) -> bool:
     if len(said) < 2 or len(tokens) < 2 or "," in text or said[0].endswith("ly"):
         return False
     second = tokens[1]
-    return said[1] not in _AFTER_A_VERB and not second[0].isupper() and second[0] not in "$0123456789"
+    named = second[0].isupper() and second[1:2].islower()  # "clock Ana in"; not "stale PRs", "open VMs"
+    return said[1] not in _AFTER_A_VERB and not named and second[0] not in "$0123456789"
