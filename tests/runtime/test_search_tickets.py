@@ -145,3 +145,9 @@ def test_an_automatic_action_is_a_setting_and_news_for_everyone_a_message() -> N
     assert intent("is there a way to auto-delete branches after merge?") == UPDATE
     assert intent("open HTTPS to the world with a firewall rule") != READ
     assert intent("the all-hands got moved to Thursday, let everyone know") == {"POST", "PUT"}
+
+
+def test_what_the_asker_deleted_by_mistake_said_alone_is_to_be_brought_back() -> None:
+    assert meant("i accidently deleted a whole folder on onedrive help").startswith("restore a whole folder")
+    assert intent("I accidentally deleted an email from HR, get it back") != DELETE  # the clause after says what
+    assert not meant("I deleted the old branch, now create a new one").startswith("restore")

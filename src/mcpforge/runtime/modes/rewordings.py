@@ -214,6 +214,16 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         re.compile(r"\bmake\s+([A-Z][\w-]*)\s+(?:an?\s+)?((?:[\w-]+\s+){0,2}?)(?:admin|administrator)\b"),
         r"make \1 a \2admin, a member of the administrator role",
     ),
+    # what the asker deleted by mistake, said alone, is to be brought back: "i accidentally deleted a whole folder
+    # on onedrive help", "we deleted the Sales Leads group by mistake"
+    (
+        re.compile(
+            r"^\s*(?:i|we)\s+(?:accidentally\s+|mistakenly\s+|just\s+)?(?:deleted|removed|trashed)\s+([^,;]+?)"
+            r"(?:\s+by\s+(?:mistake|accident))?[\s,.!]*(?:help|oops|please\s+help)?[\s.!?]*$",
+            re.IGNORECASE,
+        ),
+        r"restore \1",
+    ),
     # a spreadsheet's tabs are its worksheets: "list the tabs in the budget spreadsheet"
     (re.compile(r"\btabs\b(?=[^.?!]*\b(?:spreadsheet|workbook|excel|sheet)s?\b)", re.IGNORECASE), "worksheets"),
     # a name changed is a thing renamed: "change the name of the Q4 folder to Q4 archive"
