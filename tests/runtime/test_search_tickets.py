@@ -151,3 +151,8 @@ def test_what_the_asker_deleted_by_mistake_said_alone_is_to_be_brought_back() ->
     assert meant("i accidently deleted a whole folder on onedrive help").startswith("restore a whole folder")
     assert intent("I accidentally deleted an email from HR, get it back") != DELETE  # the clause after says what
     assert not meant("I deleted the old branch, now create a new one").startswith("restore")
+
+
+def test_what_keeps_going_wrong_before_a_check_is_what_happened() -> None:
+    happened, _ = what_happened("user reports Teams calls dropping - check call quality records")
+    assert happened == "user reports Teams calls dropping"

@@ -321,7 +321,8 @@ def undone(word: str) -> str | None:
 _BEFORE_DOING = re.compile(
     r"^\s*((?:[Ii]|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[A-Z][a-z]+)\s[^,;]*"
     r"|[^,;]*?\s(?:is|are|was|were|has|have|got|[a-z]{3,}ed|died|broke|lost|left|can't|cannot|won't|doesn't|isn't"
-    r"|keeps|fails|crashes|freezes|hangs|not"  # what goes wrong: "the app keeps failing", "phone not syncing"
+    r"|keeps|fails|crashes|freezes|hangs|not|failing|crashing|freezing|hanging|dropping|stuck|broken"  # what goes
+    # wrong: "the app keeps failing", "phone not syncing", "user reports Teams calls dropping - check ..."
     r"|starts|begins|joins|arrives|returns|leaves|retires|quits)"  # "the new starter begins Monday, ..."
     r"\s?[^,;]*?)(?:[,;]|\s[-\u2013\u2014])\s+(?:so\s+|and\s+)?(.+)$"  # "phone not syncing - check it"
 )
@@ -345,6 +346,7 @@ def what_happened(text: str) -> tuple[str, str]:
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2])) or INTENT_PHRASES.get(" ".join(after[:3]))
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
     asks = after[0] in QUESTIONS or (len(after) > 1 and after[0] in _LOOKING and after[1] in _IF)
+    asks = asks or after[0] in ("check", "see")  # "... calls dropping - check call quality records"
     return (found[1], found[2]) if acts or asks else ("", text)
 
 
