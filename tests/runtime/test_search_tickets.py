@@ -156,3 +156,8 @@ def test_what_the_asker_deleted_by_mistake_said_alone_is_to_be_brought_back() ->
 def test_what_keeps_going_wrong_before_a_check_is_what_happened() -> None:
     happened, _ = what_happened("user reports Teams calls dropping - check call quality records")
     assert happened == "user reports Teams calls dropping"
+
+
+def test_chat_spellings_leave_capitals_and_a_tasks_own_title_alone() -> None:
+    assert meant("list the U.S. office users") == "list the U.S. office users"
+    assert meant("Task: buy milk") == "Task: buy milk"  # in a to-do list, a task to make

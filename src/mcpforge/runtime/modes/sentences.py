@@ -163,7 +163,7 @@ _GIVE_ME = re.compile(
 _WRAPPED = re.compile(
     r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
     # a helpdesk ticket's or a message's own label: "Ticket #4521: ...", "Re: ...", "Urgent - ..."
-    r"|(?:ticket|request|task|subject|re|fwd?|urgent|fyi|question|support|helpdesk)(?: #?\d+)?\s*[:\u2013-]\s+"
+    r"|(?:ticket|request|subject|re|fwd?|urgent|fyi|question|support|helpdesk)(?: #?\d+)?\s*[:\u2013-]\s+"
     r"|(?:can|could|would|will) you(?: please)?[\s,]+|(?:can|could) (?:someone|somebody|anyone)(?: please)?[\s,]+"
     r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there (?:a|any) way) to[\s,]+|help me(?: to)?[\s,]+"
     r"|where (?:can|do|should) (?:i|we)[\s,]+|what(?:'s| is) the (?:best|easiest|quickest|fastest) way to[\s,]+"
@@ -204,7 +204,8 @@ _CHAT_WORDS = {
     "seperate": "separate", "occured": "occurred", "untill": "until", "wich": "which", "teh": "the",
     "buisness": "business", "reciept": "receipt", "shedule": "schedule", "acess": "access", "acces": "access",
 }  # fmt: skip
-_CHAT = re.compile(rf"\b(?:{'|'.join(_CHAT_WORDS)})\b", re.IGNORECASE)
+# "u" and "ur" only as typed, lower-case ("the U.S. office" is no "you")
+_CHAT = re.compile(rf"\b(?:(?-i:u|ur)|{'|'.join(w for w in _CHAT_WORDS if w not in ('u', 'ur'))})\b", re.IGNORECASE)
 
 
 def unwrapped(text: str) -> str:
