@@ -131,7 +131,7 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
     for owner in map(str.lower, _OWNER.findall(QUOTED.sub(" ", text))):
         if owner not in VALUES and stem(owner) not in lexicon_stems() and stem(owner) not in things:
             return True
-    sent = before = ""
+    two_before = before = ""
     senders = set(_SENT_ME.findall(text))  # "the slides Jen sent me": the asker's
     for token in meant(QUOTED.sub(" ", text)).split():
         bare = unpunctuated(token)
@@ -145,10 +145,10 @@ def names_someone(text: str, things: Container[str] = ()) -> bool:
             and stem(lower) not in lexicon_stems()  # "Teams", "Outlook": the lexicon's words, in any form
             and stem(lower) not in things
             # "the last email from Finance", "move my 1:1 with Sam": the asker's thing, the name's part in it
-            and not (before == "from" and sent.lower() in _SENT_THINGS)
+            and not (before == "from" and two_before.lower() in _SENT_THINGS)
             and bare not in senders
             and not (before == "with" and _SELF.search(text))
         ):
             return True
-        sent, before = before, bare
+        two_before, before = before, bare
     return False
