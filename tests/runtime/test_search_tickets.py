@@ -161,3 +161,9 @@ def test_what_keeps_going_wrong_before_a_check_is_what_happened() -> None:
 def test_chat_spellings_leave_capitals_and_a_tasks_own_title_alone() -> None:
     assert meant("list the U.S. office users") == "list the U.S. office users"
     assert meant("Task: buy milk") == "Task: buy milk"  # in a to-do list, a task to make
+
+
+def test_telling_whether_asks_and_what_was_not_done_to_things_filters_them() -> None:
+    assert intent("how can I tell if a workflow is disabled?") == READ
+    assert intent("repos not updated in a year") == READ
+    assert query_terms("repos not updated in a year")[stem("updated")] < 1.0

@@ -44,6 +44,17 @@ def condition(said: list[str]) -> set[int]:
     )
     if lacking is not None:
         return set(range(lacking, len(said)))
+    # typed tersely, "repos not updated in a year": what was not done to them only filters them
+    undone = next(
+        (
+            i
+            for i in range(1, len(said) - 1)
+            if said[i] == "not" and said[i + 1].endswith("ed") and said[i - 1] not in STOPWORDS
+        ),
+        None,
+    )
+    if undone is not None:
+        return set(range(undone, len(said)))
     if len(said) < 4 or said[0] != "which" or said[1] in STOPWORDS or said[1] in _BE:
         return set()
     for index in range(2, min(len(said) - 1, 5)):
