@@ -255,7 +255,6 @@ def _a_file(found: re.Match[str]) -> str:
 
 # "list" said first: what to do, as the lexicon's words for an action count.
 _LISTING = 0.4
-_NAMING = wordset("the our my your this that")
 
 
 def _lists(said: list[str]) -> bool:
@@ -266,7 +265,7 @@ def _lists(said: list[str]) -> bool:
     if len(said) > 1 and said[0] == "list":
         return True
     # typed tersely, "sharepoint sites list"; not a list's own name ("add an item to the IT assets list")
-    if len(said) > 1 and said[-1] == "list" and said[-2].endswith("s") and _NAMING.isdisjoint(said[-4:-1]):
+    if len(said) > 1 and said[-1] == "list" and said[-2].endswith("s") and POINTING.isdisjoint(said[-4:-1]):
         return True
     return any(word == "list" and after == "of" for word, after in itertools.pairwise(said))
 

@@ -42,6 +42,7 @@ _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
 _LOOKING = wordset("check see verify confirm tell know")
 _IF = wordset("if whether")
+_IFS = (["if"], ["whether"])
 QUESTIONS = wordset("which what who how when where")  # the words that open a question
 _WHEN_DONE = wordset("since last this yesterday today before after during within between earlier recently lately")
 _PAST = wordset("sent made wrote written bought paid took taken gave given saw seen put set left")
@@ -346,8 +347,8 @@ def what_happened(text: str) -> tuple[str, str]:
         return "", text
     acts = methods_of(after[0]) or INTENT_PHRASES.get(" ".join(after[:2])) or INTENT_PHRASES.get(" ".join(after[:3]))
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
-    asks = after[0] in QUESTIONS or (len(after) > 1 and after[0] in _LOOKING and after[1] in _IF)
-    asks = asks or after[0] in ("check", "see")  # "... calls dropping - check call quality records"
+    # "... calls dropping - check call quality records"
+    asks = after[0] in QUESTIONS or after[0] in ("check", "see") or (after[0] in _LOOKING and after[1:2] in _IFS)
     return (found[1], found[2]) if acts or asks else ("", text)
 
 
@@ -379,7 +380,8 @@ _TAKEN = wordset("snapshot snapshots backup backups screenshot screenshots photo
 
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    said = said_words(what_happened(text)[1])
+    action = what_happened(text)[1]
+    said = said_words(action)
     if said and said[0] in SENT:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
@@ -422,7 +424,7 @@ def intent(text: str) -> frozenset[str]:
     # "deleted users last 30 days", said with no action: the things to see
     if said[:1] and said[0].endswith("ed") and methods_of(said[0]):
         return READ
-    return READ if _named_only(what_happened(text)[1]) else frozenset()
+    return READ if _named_only(action, said) else frozenset()
 
 
 def _kind_after_thing(said: list[str]) -> bool:
@@ -434,12 +436,8 @@ def _kind_after_thing(said: list[str]) -> bool:
 
 def _done_for_asker(said: list[str], index: int) -> bool:
     """Whether ``said[index]`` is a participle of what was done to or by the asker ("assigned to me")."""
-    return said[index].endswith("ed") and said[index + 1 : index + 3] in (
-        ["to", "me"],
-        ["to", "us"],
-        ["by", "me"],
-        ["by", "us"],
-    )
+    by_whom = said[index + 1 : index + 3]
+    return said[index].endswith("ed") and len(by_whom) == 2 and by_whom[0] in ("to", "by") and by_whom[1] in _ASKER
 
 
 # Words after a participle said first that make it a verb ("moved the meeting", "deleted it").
@@ -452,9 +450,8 @@ _AFTER_A_VERB = _NOT_A_THING | wordset("up back in out on off down away over som
 _TOKEN = re.compile(r"[\w$'\u2019.-]+")
 
 
-def _named_only(text: str) -> bool:
-    """Whether ``text`` names things with no action: a noun phrase an administrator types ("pending access reviews")."""
-    said = said_words(text)
+def _named_only(text: str, said: list[str]) -> bool:
+    """Whether ``text`` (``said``: its words) names things with no action: "pending access reviews", typed tersely."""
     tokens = _TOKEN.findall(text)
     # a sentence of clauses says more than names ("the board wants the slides, remind me"), and "automatically
     # file mail" has its action after the adverb
