@@ -142,6 +142,9 @@ def query_terms(text: str) -> dict[str, float]:
     describing |= _done_before(said, happened, action)  # "the branch is merged, delete it": which branch
     index = 0
     while index < len(said):
+        if index == 1 and _to_asker(said):  # "give me access to ...": whom it is for, not whose it is
+            index += 1
+            continue
         if index in describing or index in purpose or index in scope:  # "the movies I added": which movies
             if said[index] not in STOPWORDS:
                 aside = _SCOPE if index in scope else _PURPOSE if index in purpose else _DESCRIBING
@@ -300,6 +303,15 @@ def _as_adjective(said: list[str], index: int) -> bool:
         and said[index + 1] not in STOPWORDS
         and said[index + 1] not in VALUES
     )
+
+
+# What is given or made for the asker, said before it: "give me access to the finance site", "make me an owner".
+_GIVING = wordset("give grant make add")
+
+
+def _to_asker(said: list[str]) -> bool:
+    """Whether ``said`` gives something to the asker, named right after the verb ("give me access to ...")."""
+    return len(said) > 2 and said[0] in _GIVING and said[1] in ("me", "us")
 
 
 def _scope(said: list[str]) -> set[int]:

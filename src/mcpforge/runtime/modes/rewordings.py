@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 __all__ = ["REWORDINGS"]
 
+_OBJECT = {"i": "me", "we": "us"}  # who a rewording names as its object
+
 # Requests said in other words than an API's, each (pattern, rewrite): who someone works for ("who does
 # Mia report to": her manager), who works for them ("the people who report to Liam": his direct
 # reports), and who holds a role ("who has the Exchange administrator role", "the admins with the Global
@@ -119,10 +121,39 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         "block sign-in of the account of ",
     ),
+    # an account blocked is blocked from signing in: "block his account", "block Ana's account now"
+    (
+        re.compile(r"\bblock\s+((?:his|her|their|the|this|that|my|[A-Z][\w.-]*['\u2019]s)\s+)(accounts?)\b"),
+        r"block sign-in of \1\2",
+    ),
     # someone's account is their user record: "disable jdoe's account" (not "the company's account")
     (
         re.compile(r"(?<!\bthe\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bits\s)\b([A-Za-z][\w.-]+)['\u2019]s\s+(accounts?)\b"),
         r"the user \2 of \1",
+    ),
+    # a series of meetings is their recurring meeting: "delete the recurring standup series" (not a chart's series)
+    (
+        re.compile(
+            r"\b((?:recurring|weekly|daily|monthly|meeting|standup|event)\s+(?:[\w-]+\s+)?)series\b", re.IGNORECASE
+        ),
+        r"\1meeting",
+    ),
+    # a file to find is one to search for ("find the Excel file with the 2026 budget"): not a spreadsheet's FIND
+    (
+        re.compile(
+            r"\bfind\s+((?:the|a|an|my|our|that|this|those|all|any)\s+(?:[\w-]+\s+){0,3}?)"
+            r"(files?|documents?|docs?|spreadsheets?|presentations?|decks?)\b",
+            re.IGNORECASE,
+        ),
+        r"search for \1\2",
+    ),
+    # what someone is an owner of is owned by them: "groups where I am owner", "teams Ana is an owner of"
+    (
+        re.compile(
+            r"\b(?:(?:where|in\s+which|of\s+which|that|which)\s+|(?<=[a-z]\s))([Ii]|[Ww]e|[A-Z][a-z]+)\s*(?:am|are|is|'m|'re)\s+"
+            r"(?:an?\s+|the\s+)?owners?(?:\s+of)?\b"
+        ),
+        lambda m: f"owned by {_OBJECT.get(m[1].lower(), m[1])}",
     ),
     # what belongs to someone is theirs, owned (but someone belongs to a group): "which phones belong to Tom?"
     (re.compile(r"\bbelong(?:s|ing)?\s+to\s+(me|him|her|them|[A-Z][a-z]+)\b(?!\s+(?:team|group)\b)"), r"owned by \1"),

@@ -162,7 +162,9 @@ _GIVE_ME = re.compile(
 # possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads), "I need to
 # know who ..." asks who.
 _WRAPPED = re.compile(
-    r"^\s*(?:(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
+    # who a message is said to ("hey assistant, ...", "hi team, ..."), and "please to" as some write it
+    r"^\s*(?:(?:hey|hi|hello|ok|okay)\s+\w+\s*,\s*|please to\s+"
+    r"|(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
     # a helpdesk ticket's or a message's own label: "Ticket #4521: ...", "Re: ...", "Urgent - ..."
     r"|(?:ticket|request|subject|re|fwd?|urgent|fyi|question|support|helpdesk)(?: #?\d+)?\s*[:\u2013-]\s+"
     r"|(?:can|could|would|will) you(?: please)?[\s,]+|(?:can|could) (?:someone|somebody|anyone)(?: please)?[\s,]+"
@@ -349,7 +351,7 @@ def what_happened(text: str) -> tuple[str, str]:
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
     # "... calls dropping - check call quality records"
     asks = after[0] in QUESTIONS or after[0] in ("check", "see") or (after[0] in _LOOKING and after[1:2] in _IFS)
-    return (found[1], found[2]) if acts or asks else ("", text)
+    return (found[1], unwrapped(found[2])) if acts or asks else ("", text)
 
 
 # What a request is for, after "so": "make the video private so only people with the link can watch
@@ -371,7 +373,19 @@ def what_for(said: list[str]) -> set[int]:
         ),
         len(said),
     )
+    made = next((i for i in range(2, len(said) - 1) if said[i] == "for" and _makes(said[:i])), None)
+    # "a new SharePoint site for audits": what the site is for (but "a certificate for the billing app", "an
+    # address for customer 42": whose)
+    if made is not None and made < start and said[made + 1] not in _NOT_A_THING and not any(
+        word.isdigit() for word in said[made:]
+    ):
+        start = made
     return set(range(start + 1, len(said)))
+
+
+def _makes(said: list[str]) -> bool:
+    """Whether ``said`` makes a new thing: "create a site", "Finance wants a new site"."""
+    return "new" in said or methods_of(said[0]) == CREATE
 
 
 # What is made by taking it: "take a (manual) snapshot of the database", "take a backup first".
@@ -431,6 +445,8 @@ def _kind_after_thing(said: list[str]) -> bool:
     """Whether ``said[1]`` is a noun or participle after a thing said first ("workflow runs", "devices running")."""
     if methods_of(said[0]) or said[0] in _NOT_A_THING or said[0] in _DOERS:
         return False
+    if said[1].endswith("ed") and said[2:3] and said[2] not in _AFTER_A_VERB:  # "tenant verified domains"
+        return True
     return said[1].endswith("s") or (said[1].endswith("ing") and methods_of(said[1]) != READ)
 
 

@@ -99,6 +99,9 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     # where a sign-in sends its answer: an app's redirect URIs ("register another reply URL for our app")
     **dict.fromkeys(("reply url", "reply urls", "callback url", "redirect url"), (("redirect", "uri", "url"), 0.8)),
     **dict.fromkeys(("seat", "seats"), (("license", "sku", "subscription"), 0.6)),  # what a company buys seats of
+    # rules on a mailbox sort its mail ("mailbox rules for the CFO", "an inbox rule")
+    **dict.fromkeys(("mailbox rule", "mailbox rules", "inbox rule", "inbox rules", "mail rule", "mail rules"), (
+        ("message", "rule", "mail", "inbox"), 0.8)),
     "graph": (("chart",), 0.5),  # "make a graph of the sales table"
     "org chart": (("manager", "direct", "report"), 0.7),
     "subfolder": (("child", "children", "folder"), 0.8),

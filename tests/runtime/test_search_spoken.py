@@ -1,0 +1,75 @@
+"""Search mode: requests in the English of people who write it as a second language, said to an assistant, or
+reported as a problem before what to do about it."""
+
+from __future__ import annotations
+
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.intents import CREATE, READ
+from mcpforge.runtime.modes.sentences import intent, meant, what_for, what_happened
+from mcpforge.runtime.modes.words import stem, words
+
+
+def test_whom_a_message_is_said_to_and_please_to_are_not_the_request() -> None:
+    assert meant("hey assistant, schedule a call with Tom") == "schedule a call with Tom"
+    assert meant("hi team, can someone archive the old site") == "archive the old site"
+    assert intent("please to give me list of all groups") == READ
+    assert meant("hey, delete it") == "delete it"
+
+
+def test_what_to_do_after_a_problem_is_read_without_its_courtesy() -> None:
+    happened, to_do = what_happened("I cannot see the shared calendar of the boardroom, can you give me access")
+    assert happened.startswith("I cannot see") and to_do == "give me access"
+    assert intent("I cannot see the shared calendar of the boardroom, can you give me access") != READ
+
+
+def test_what_someone_is_an_owner_of_is_owned_by_them() -> None:
+    assert meant("list of all groups where I am owner") == "list of all groups owned by me"
+    assert meant("teams Ana is an owner of") == "teams owned by Ana"
+    assert meant("I am the owner of the repo, why can't I delete it").startswith("I am the owner")
+
+
+def test_an_account_blocked_is_its_sign_in_blocked() -> None:
+    assert stem("signin") in query_terms("my colleague left, we need to block his account now")
+    assert stem("signin") not in query_terms("block that spam user from the org")
+
+
+def test_a_file_to_find_is_searched_for() -> None:
+    assert stem("search") in query_terms("find the Excel file with the budget 2026")
+    assert query_terms("find the Excel file with the budget 2026").get(stem("find"), 0.0) < 1.0
+
+
+def test_a_series_of_meetings_is_a_meeting_not_a_charts_series() -> None:
+    asked = query_terms("delete the recurring standup series")
+    assert stem("series") not in asked and asked[stem("meeting")] > 0
+
+
+def test_banning_someone_suspends_or_blocks_them() -> None:
+    asked = query_terms("ban the spammer account for a month")
+    assert asked[stem("suspend")] > 0 and asked[stem("block")] > 0
+
+
+def test_the_asker_given_something_is_whom_it_is_for_not_whose() -> None:
+    assert stem("me") not in query_terms("give me access to the finance sharepoint")
+    assert stem("me") not in query_terms("can u make me an owner of the Design team")
+    assert stem("me") in query_terms("show me my calendar")  # "my": whose
+
+
+def test_what_a_new_thing_is_for_counts_less() -> None:
+    said = words("finance wants a new sharepoint site for audits")
+    assert said.index("audits") in what_for(said)
+    assert query_terms("Finance wants a new SharePoint site for audits")[stem("audit")] < 1.0
+    # whose it is, not what for: "a certificate for the billing app", "an address for customer 42"
+    assert query_terms("upload a new certificate for the billing app")[stem("app")] == 1.0
+    assert query_terms("add a second delivery address for customer 42")[stem("customer")] == 1.0
+
+
+def test_a_participle_between_things_typed_tersely_says_which() -> None:
+    assert intent("tenant verified domains") == READ
+    assert intent("verify the domain") != READ
+
+
+def test_rules_on_a_mailbox_are_its_message_rules() -> None:
+    asked = query_terms("mailbox rules for cfo")
+    assert asked[stem("message")] > 0 and asked[stem("rule")] > 0
+    assert intent("mailbox rules for cfo") == READ
+    assert intent("create an inbox rule") == CREATE
