@@ -73,3 +73,24 @@ def test_rules_on_a_mailbox_are_its_message_rules() -> None:
     assert asked[stem("message")] > 0 and asked[stem("rule")] > 0
     assert intent("mailbox rules for cfo") == READ
     assert intent("create an inbox rule") == CREATE
+
+
+def test_things_done_at_a_time_typed_tersely_are_the_things_to_see() -> None:
+    assert intent("teams created this month") == READ
+    assert intent("users added last week") == READ
+    assert intent("Bob deleted the file, restore it") != READ
+
+
+def test_a_state_to_check_is_one_to_see() -> None:
+    assert intent("check the status of the Exchange service") == READ
+    assert stem("check") not in query_terms("check the status of the Exchange service")
+
+
+def test_someones_second_factor_is_a_sign_in_method() -> None:
+    assert query_terms("reset the MFA for Luca")[stem("authentication")] > 0
+
+
+def test_what_someone_cannot_do_is_kept_from_them_by_a_rule() -> None:
+    asked = query_terms("why can't bob push to main")
+    assert asked[stem("protection")] > 0 and asked[stem("branch")] > 0
+    assert stem("branch") not in query_terms("what's the main office's phone number")

@@ -118,4 +118,10 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
         ("as away", "as busy", "as offline", "as available", "appear offline", "appear away"),
         (("presence", "availability", "status"), 0.8),
     ),
+    # what someone cannot do is kept from them by a rule or a permission ("why can't bob push to main")
+    **dict.fromkeys(
+        ("why cant", "why cannot", "why can not"), (("permission", "protection", "rule", "restriction"), 0.4)
+    ),
+    # the branch most repositories build from, by its usual names ("push to main", "merge it into master")
+    **dict.fromkeys(("to main", "into main", "on main", "to master", "into master", "on master"), (("branch",), 0.5)),
 }

@@ -131,6 +131,8 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         re.compile(r"(?<!\bthe\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bits\s)\b([A-Za-z][\w.-]+)['\u2019]s\s+(accounts?)\b"),
         r"the user \2 of \1",
     ),
+    # a state to check is one to see: "check the status of the Exchange service"
+    (re.compile(r"\bcheck\s+(the\s+(?:current\s+)?(?:status|state|health|progress)\s+of)\b", re.IGNORECASE), r"get \1"),
     # a series of meetings is their recurring meeting: "delete the recurring standup series" (not a chart's series)
     (
         re.compile(

@@ -376,8 +376,11 @@ def what_for(said: list[str]) -> set[int]:
     made = next((i for i in range(2, len(said) - 1) if said[i] == "for" and _makes(said[:i])), None)
     # "a new SharePoint site for audits": what the site is for (but "a certificate for the billing app", "an
     # address for customer 42": whose)
-    if made is not None and made < start and said[made + 1] not in _NOT_A_THING and not any(
-        word.isdigit() for word in said[made:]
+    if (
+        made is not None
+        and made < start
+        and said[made + 1] not in _NOT_A_THING
+        and not any(word.isdigit() for word in said[made:])
     ):
         start = made
     return set(range(start + 1, len(said)))
@@ -445,7 +448,8 @@ def _kind_after_thing(said: list[str]) -> bool:
     """Whether ``said[1]`` is a noun or participle after a thing said first ("workflow runs", "devices running")."""
     if methods_of(said[0]) or said[0] in _NOT_A_THING or said[0] in _DOERS:
         return False
-    if said[1].endswith("ed") and said[2:3] and said[2] not in _AFTER_A_VERB:  # "tenant verified domains"
+    # "tenant verified domains", "teams created this month"
+    if said[1].endswith("ed") and len(said) > 2 and (said[2] not in _AFTER_A_VERB or said[2] in _WHEN):
         return True
     return said[1].endswith("s") or (said[1].endswith("ing") and methods_of(said[1]) != READ)
 
@@ -454,6 +458,10 @@ def _done_for_asker(said: list[str], index: int) -> bool:
     """Whether ``said[index]`` is a participle of what was done to or by the asker ("assigned to me")."""
     by_whom = said[index + 1 : index + 3]
     return said[index].endswith("ed") and len(by_whom) == 2 and by_whom[0] in ("to", "by") and by_whom[1] in _ASKER
+
+
+# When a thing typed tersely was done: "teams created this month", "users added last week".
+_WHEN = wordset("this last yesterday today since recently lately within")
 
 
 # Words after a participle said first that make it a verb ("moved the meeting", "deleted it").

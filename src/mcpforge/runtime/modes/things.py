@@ -100,8 +100,10 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     **dict.fromkeys(("reply url", "reply urls", "callback url", "redirect url"), (("redirect", "uri", "url"), 0.8)),
     **dict.fromkeys(("seat", "seats"), (("license", "sku", "subscription"), 0.6)),  # what a company buys seats of
     # rules on a mailbox sort its mail ("mailbox rules for the CFO", "an inbox rule")
-    **dict.fromkeys(("mailbox rule", "mailbox rules", "inbox rule", "inbox rules", "mail rule", "mail rules"), (
-        ("message", "rule", "mail", "inbox"), 0.8)),
+    **dict.fromkeys(
+        ("mailbox rule", "mailbox rules", "inbox rule", "inbox rules", "mail rule", "mail rules"),
+        (("message", "rule", "mail", "inbox"), 0.8),
+    ),
     "graph": (("chart",), 0.5),  # "make a graph of the sales table"
     "org chart": (("manager", "direct", "report"), 0.7),
     "subfolder": (("child", "children", "folder"), 0.8),
@@ -302,6 +304,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "reminder": (("task", "todo"), 0.5),
     "oclock": (("event",), 0.5),  # "my 10 o'clock": the meeting then
     "remind": (("task", "todo", "reminder"), 0.6),
+    # someone's second factor is one of their sign-in's methods ("reset the MFA for Luca")
+    "mfa": (("authentication", "authenticator", "method", "factor"), 0.6),
     # a second factor required of people is a sign-in policy's ("require MFA for all admins")
     **dict.fromkeys(
         ("require mfa", "enforce mfa", "require 2fa", "enforce 2fa", "require two factor", "enforce two factor"),
