@@ -12,8 +12,9 @@ from mcpforge.runtime.modes.compounds import split_run_together, vocabulary
 from mcpforge.runtime.modes.documents import analyse_api, entry_texts
 from mcpforge.runtime.modes.index import SearchIndex
 from mcpforge.runtime.modes.properties import property_phrases
-from mcpforge.runtime.modes.sentences import intent, unwrapped, what_happened
+from mcpforge.runtime.modes.sentences import intent, what_happened
 from mcpforge.runtime.modes.words import stem
+from mcpforge.runtime.modes.wrapping import unwrapped
 
 
 def first(entries: list[ToolEntry], request: str, **kw: Any) -> list[str]:

@@ -94,3 +94,31 @@ def test_what_someone_cannot_do_is_kept_from_them_by_a_rule() -> None:
     asked = query_terms("why can't bob push to main")
     assert asked[stem("protection")] > 0 and asked[stem("branch")] > 0
     assert stem("branch") not in query_terms("what's the main office's phone number")
+
+
+def test_a_repository_named_by_its_slug_says_repository() -> None:
+    # "archive acme/legacy-site": the slug is a repository's, nearly as if the word were said
+    assert query_terms("archive acme/legacy-site")[stem("repo")] > 0.5
+
+
+def test_things_and_where_they_are_typed_tersely_are_the_things_to_see() -> None:
+    assert intent("forks of acme/sdk") == READ
+    assert intent("webhooks on acme/api") == READ
+    assert intent("turns on the lights") != READ  # a verb and its particle
+
+
+def test_what_things_are_not_typed_tersely_only_filters_them() -> None:
+    asked = query_terms("devices not compliant")
+    assert asked.get(stem("not"), 0.0) < 1.0 and asked[stem("device")] == 1.0
+    # what goes wrong is what happened: "phone not syncing email - check ..."
+    assert query_terms("phone not syncing email")[stem("sync")] == 1.0
+
+
+def test_a_verb_and_particle_written_as_one_word_first_is_a_thing() -> None:
+    assert intent("sign-in failures today") == READ
+    assert intent("log-in to the portal") != READ
+
+
+def test_when_things_typed_tersely_were_done_only_says_which() -> None:
+    assert query_terms("users created last 7 days")[stem("created")] < 1.0
+    assert query_terms("create users")[stem("create")] == 1.0

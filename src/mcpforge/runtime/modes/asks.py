@@ -71,7 +71,7 @@ _KINDS = (
     (("issue",), re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+"), 0.6),
     # a commit's hash: hexadecimal, letters and digits both ("which pull requests include abc123?")
     (("commit",), re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,40}"), 0.5),
-    (("repository", "repo"), re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.3),  # paths say "repos"
+    (("repository", "repo"), re.compile(r"[A-Za-z][\w-]*/[A-Za-z][\w-]*"), 0.7),  # paths say "repos"
     (("range",), re.compile(r"[A-Z]{1,3}\d{1,7}:[A-Z]{1,3}\d{1,7}", re.IGNORECASE), 0.8),
 )
 _PERIOD = re.compile(r"(FY\d\d(?:\d\d)?)|Q[1-4]", re.IGNORECASE)

@@ -44,12 +44,12 @@ def condition(said: list[str]) -> set[int]:
     )
     if lacking is not None:
         return set(range(lacking, len(said)))
-    # typed tersely, "repos not updated in a year": what was not done to them only filters them
+    # typed tersely, "repos not updated in a year", "devices not compliant": what they are not only filters them
     undone = next(
         (
             i
             for i in range(1, len(said) - 1)
-            if said[i] == "not" and said[i + 1].endswith("ed") and said[i - 1] not in STOPWORDS
+            if said[i] == "not" and said[i - 1] not in STOPWORDS and _what_they_are(said[i + 1])
         ),
         None,
     )
@@ -61,6 +61,11 @@ def condition(said: list[str]) -> set[int]:
         if said[index] in _NEGATED or (said[index] in _BE_OR_HAVE and said[index + 1] in _NOT):
             return set(range(index + 1, len(said)))
     return set()
+
+
+def _what_they_are(word: str) -> bool:
+    """Whether ``word`` after "not" says what things are ("compliant", "updated"), not what goes wrong ("syncing")."""
+    return word not in STOPWORDS and not word.endswith("ing")
 
 
 # A question's clause said in the negative: "which devices are not compliant", "which repos have no README".

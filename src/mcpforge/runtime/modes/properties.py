@@ -23,8 +23,8 @@ from ..contract import SEARCH_NESTED
 from .asks import query_terms
 from .intents import CREATE, READ
 from .people import adds_someone
-from .sentences import unwrapped
 from .words import STOPWORDS, VALUES, terms, wordset
+from .wrapping import unwrapped
 
 __all__ = ["Properties", "property_phrases", "who_did"]
 

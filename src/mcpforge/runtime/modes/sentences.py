@@ -1,6 +1,6 @@
-"""How a request is put: its wrapping, its words in order, what it says not to do, the methods it asks for.
+"""How a request is put: its words in order, what it says not to do, its clauses, the methods it asks for.
 
-:func:`meant` reads past what a request is put in ("can you", "how do I", "give me the ...") and
+:func:`meant` reads past what a request is put in (:mod:`.wrapping`; "give me the ...") and
 what it says not to do; :func:`said_words` brings a phrasal verb's particle back beside its verb;
 :func:`intent` says which HTTP methods its first action word or phrase asks for (:mod:`.intents`'
 tables), where :func:`described` marks the verbs that only say which things ("the movies I added").
@@ -19,6 +19,7 @@ from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, 
 from .lexicon import EVERYDAY
 from .rewordings import REWORDINGS
 from .words import POINTING, STOPWORDS, VALUES, stem, unaccented, words, wordset
+from .wrapping import unwrapped
 
 __all__ = [
     "QUESTIONS",
@@ -30,7 +31,6 @@ __all__ = [
     "methods_of",
     "said_words",
     "undone",
-    "unwrapped",
     "what_for",
     "what_happened",
 ]
@@ -85,9 +85,11 @@ def _done_when(said: list[str]) -> set[int]:
     """
     if not said or said[0] in QUESTIONS:
         return set()
+    # typed tersely, the things said first: "users created last 7 days"
+    first = 1 if said[0] not in STOPWORDS and not methods_of(said[0]) else 2
     return {
         index
-        for index in range(2, len(said) - 1)
+        for index in range(first, len(said) - 1)
         if said[index].endswith("ed")
         and len(said[index]) > 4
         and said[index + 1] in _WHEN_DONE
@@ -158,65 +160,8 @@ _GIVE_ME = re.compile(
 )
 
 
-# How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
-# possible to rename the repo" to rename it ("how" and "is" alone ask a question, which reads), "I need to
-# know who ..." asks who.
-_WRAPPED = re.compile(
-    # who a message is said to ("hey assistant, ...", "hi team, ..."), and "please to" as some write it
-    r"^\s*(?:(?:hey|hi|hello|ok|okay)\s+\w+\s*,\s*|please to\s+"
-    r"|(?:please|just|kindly|ok|okay|hey|hi|so|quickly)[\s,]+|would you mind[\s,]+"
-    # a helpdesk ticket's or a message's own label: "Ticket #4521: ...", "Re: ...", "Urgent - ..."
-    r"|(?:ticket|request|subject|re|fwd?|urgent|fyi|question|support|helpdesk)(?: #?\d+)?\s*[:\u2013-]\s+"
-    r"|(?:can|could|would|will) you(?: please)?[\s,]+|(?:can|could) (?:someone|somebody|anyone)(?: please)?[\s,]+"
-    r"|how (?:do|can|should|would) (?:i|we)[\s,]+|is (?:it possible|there (?:a|any) way) to[\s,]+|help me(?: to)?[\s,]+"
-    r"|where (?:can|do|should) (?:i|we)[\s,]+|what(?:'s| is) the (?:best|easiest|quickest|fastest) way to[\s,]+"
-    r"|(?:can|could) (?:i|we)[\s,]+(?=(?:find out|figure out|work out|see|check|tell|know)\b)"
-    r"|go ahead and[\s,]+|(?:i|we)(?: need| want| would like|'d like| have) (?:you )?to[\s,]+"
-    # "I need to know who has admin rights", "figure out when we're all free", "check what groups Omar is in":
-    # the question itself
-    r"|(?:know|find out|figure out|work out|check|see|tell)[\s,]+(?=(?:who|what|which|when|where|how)\b))+",
-    re.IGNORECASE,
-)
-
-
 # A meeting of two, written as numbers ("my 1:1 with Sam", "1-on-1s"): said in words, as the lexicon has it.
 _ONE_ON_ONE = re.compile(r"\b1(?::|-on-|\s+on\s+)1s?\b", re.IGNORECASE)
-
-
-# Who asked for it ("my boss asked me to ...", "Sam wants us to ...") and the courtesies after it ("...
-# for me, thanks"): what the request is put in, not what it asks. Not a question ("who wants me to review").
-_ASKED_TO = re.compile(
-    r"^\s*(?!(?:who|what|which|when|where|why|how)\b)(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){0,2}?"
-    r"(?:asked|wants|told|needs|would like)\s+(?:me|us)\s+to\s+",
-    re.IGNORECASE,
-)
-_COURTESY_END = re.compile(
-    r"(?:[\s,]+(?:for\s+(?:me|us)|please|thanks|thank\s+you|thx|cheers|asap|right away|if you can))+\s*([.!?]*)\s*$",
-    re.IGNORECASE,
-)
-
-
-# How people type in a chat ("can u make me an owner", "pls", "whats my employee id"), and the English words
-# they most often misspell ("my outlook calender"). A general speller would need a dictionary: read against the
-# API's own words, it took "staging" for "stating" and "backend" for "backed" (measured: -15 in the first five).
-_CHAT_WORDS = {
-    "u": "you", "ur": "your", "pls": "please", "plz": "please", "ppl": "people", "whats": "what's",
-    "whos": "who's", "cant": "can't", "dont": "don't", "wont": "won't", "didnt": "didn't", "isnt": "isn't",
-    "calender": "calendar", "calenders": "calendars", "pasword": "password", "passwrod": "password",
-    "accidently": "accidentally", "recieve": "receive", "recieved": "received", "adress": "address",
-    "seperate": "separate", "occured": "occurred", "untill": "until", "wich": "which", "teh": "the",
-    "buisness": "business", "reciept": "receipt", "shedule": "schedule", "acess": "access", "acces": "access",
-}  # fmt: skip
-# "u" and "ur" only as typed, lower-case ("the U.S. office" is no "you")
-_CHAT = re.compile(rf"\b(?:(?-i:u|ur)|{'|'.join(w for w in _CHAT_WORDS if w not in ('u', 'ur'))})\b", re.IGNORECASE)
-
-
-def unwrapped(text: str) -> str:
-    """A request without what it is put in: "can you", "my boss asked me to", "for me, thanks"."""
-    text = _CHAT.sub(lambda found: _CHAT_WORDS[found.group(0).lower()], text.replace("\u2019", "'"))
-    text = _WRAPPED.sub("", text)
-    text = _WRAPPED.sub("", _ASKED_TO.sub("", text))
-    return _COURTESY_END.sub(r"\1", text)
 
 
 # One request is read by several of the search's steps (its terms, its methods, whom it names): read once.
@@ -391,13 +336,21 @@ def _makes(said: list[str]) -> bool:
     return "new" in said or methods_of(said[0]) == CREATE
 
 
+# A verb and its particle written as one word, said first and before no article: a thing, typed tersely ("sign-in
+# failures today", "check-ins this week"); "log-in to the portal" stays a verb.
+_FIRST_COMPOUND = re.compile(
+    r"^\s*([a-z]+)-(in|on|out|up|off)(s?)\b(?!\s+(?:the|a|an|my|our|your|his|her|their|this|that|it|them|to)\b)",
+    re.IGNORECASE,
+)
+
+
 # What is made by taking it: "take a (manual) snapshot of the database", "take a backup first".
 _TAKEN = wordset("snapshot snapshots backup backups screenshot screenshots photo photos picture pictures")
 
 
 def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
-    action = what_happened(text)[1]
+    action = _FIRST_COMPOUND.sub(r"\1\2\3", what_happened(text)[1])  # "sign-in failures today": a thing's name
     said = said_words(action)
     if said and said[0] in SENT:
         return CREATE
@@ -411,6 +364,8 @@ def intent(text: str) -> frozenset[str]:
         return READ
     if "should" in said[1:] and said[0] not in QUESTIONS:  # "the intern's account should expire in August"
         return UPDATE
+    if _things_where(said):  # "forks of acme/sdk", "webhooks on acme/api", typed tersely
+        return READ
     if said and said[0] in FIRST_VERBS:
         return FIRST_VERBS[said[0]]
     if said[:1] == ["make"] and "the" in said[2:4]:  # "make develop the default branch": setting, not making
@@ -444,12 +399,24 @@ def intent(text: str) -> frozenset[str]:
     return READ if _named_only(action, said) else frozenset()
 
 
+# Where things are or whose, said right after them: "forks of acme/sdk", "logs from last night".
+_WHERE = wordset("of on in from at under across within")
+
+
+def _things_where(said: list[str]) -> bool:
+    """Whether ``said`` starts with things (a plural) and where or whose they are: "webhooks on acme/api"."""
+    first = said[0] if said else ""
+    if len(said) < 3 or not first.endswith("s") or first.endswith("ss") or said[1] not in _WHERE:
+        return False
+    return f"{first[:-1]} {said[1]}" not in _PHRASAL  # "logs in to the VPN": a verb and its particle
+
+
 def _kind_after_thing(said: list[str]) -> bool:
     """Whether ``said[1]`` is a noun or participle after a thing said first ("workflow runs", "devices running")."""
     if methods_of(said[0]) or said[0] in _NOT_A_THING or said[0] in _DOERS:
         return False
     # "tenant verified domains", "teams created this month"
-    if said[1].endswith("ed") and len(said) > 2 and (said[2] not in _AFTER_A_VERB or said[2] in _WHEN):
+    if said[1].endswith("ed") and len(said) > 2 and (said[2] not in _AFTER_A_VERB or said[2] in _WHEN_DONE):
         return True
     return said[1].endswith("s") or (said[1].endswith("ing") and methods_of(said[1]) != READ)
 
@@ -458,10 +425,6 @@ def _done_for_asker(said: list[str], index: int) -> bool:
     """Whether ``said[index]`` is a participle of what was done to or by the asker ("assigned to me")."""
     by_whom = said[index + 1 : index + 3]
     return said[index].endswith("ed") and len(by_whom) == 2 and by_whom[0] in ("to", "by") and by_whom[1] in _ASKER
-
-
-# When a thing typed tersely was done: "teams created this month", "users added last week".
-_WHEN = wordset("this last yesterday today since recently lately within")
 
 
 # Words after a participle said first that make it a verb ("moved the meeting", "deleted it").
