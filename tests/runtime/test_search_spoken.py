@@ -122,3 +122,13 @@ def test_a_verb_and_particle_written_as_one_word_first_is_a_thing() -> None:
 def test_when_things_typed_tersely_were_done_only_says_which() -> None:
     assert query_terms("users created last 7 days")[stem("created")] < 1.0
     assert query_terms("create users")[stem("create")] == 1.0
+
+
+def test_things_described_by_what_was_done_to_them_typed_tersely_are_the_things_to_see() -> None:
+    assert intent("secrets used by the build workflow") == READ
+    assert intent("grade Ahmed's submission for the lab report") != READ  # a name, not a participle
+
+
+def test_a_work_item_moved_to_a_status_goes_through_a_transition() -> None:
+    assert query_terms("move PROJ-88 to Done")[stem("transition")] > 0
+    assert stem("transition") not in query_terms("move the file to the Archive folder")

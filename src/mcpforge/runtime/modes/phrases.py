@@ -124,4 +124,9 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
     ),
     # the branch most repositories build from, by its usual names ("push to main", "merge it into master")
     **dict.fromkeys(("to main", "into main", "on main", "to master", "into master", "on master"), (("branch",), 0.5)),
+    # a work item moved to a status goes through a workflow's transition ("move PROJ-88 to Done")
+    **dict.fromkeys(
+        ("to done", "to in progress", "to in review", "to closed", "to resolved", "to backlog"),
+        (("transition", "status", "state"), 0.6),
+    ),
 }

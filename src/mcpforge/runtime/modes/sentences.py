@@ -386,7 +386,9 @@ def intent(text: str) -> frozenset[str]:
             continue  # "archived repos in acme", "deleted users we can restore": which things, not what to do
         if index and _done_for_asker(said, index):
             continue  # "open issues assigned to me", "files shared by us": which things
-        if index == 1 and _kind_after_thing(said):
+        if index == 1 and _kind_after_thing(said, action):
+            if word.endswith("ed"):  # "secrets used by the build workflow": which things, all of it
+                return READ
             continue  # typed tersely, "workflow runs using ...", "devices running old iOS": which things
         if index and said[index - 1] == "auto" and methods_of(word):
             return UPDATE  # "auto-delete branches after merge": a setting that does it
@@ -411,13 +413,14 @@ def _things_where(said: list[str]) -> bool:
     return f"{first[:-1]} {said[1]}" not in _PHRASAL  # "logs in to the VPN": a verb and its particle
 
 
-def _kind_after_thing(said: list[str]) -> bool:
+def _kind_after_thing(said: list[str], text: str) -> bool:
     """Whether ``said[1]`` is a noun or participle after a thing said first ("workflow runs", "devices running")."""
     if methods_of(said[0]) or said[0] in _NOT_A_THING or said[0] in _DOERS:
         return False
-    # "tenant verified domains", "teams created this month"
+    # "tenant verified domains", "teams created this month" (but "grade Ahmed's submission": a name)
     if said[1].endswith("ed") and len(said) > 2 and (said[2] not in _AFTER_A_VERB or said[2] in _WHEN_DONE):
-        return True
+        tokens = _TOKEN.findall(text)
+        return len(tokens) < 2 or not tokens[1][:1].isupper()
     return said[1].endswith("s") or (said[1].endswith("ing") and methods_of(said[1]) != READ)
 
 
