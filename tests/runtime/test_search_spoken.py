@@ -132,3 +132,14 @@ def test_things_described_by_what_was_done_to_them_typed_tersely_are_the_things_
 def test_a_work_item_moved_to_a_status_goes_through_a_transition() -> None:
     assert query_terms("move PROJ-88 to Done")[stem("transition")] > 0
     assert stem("transition") not in query_terms("move the file to the Archive folder")
+
+
+def test_what_someone_should_know_is_asked_not_set() -> None:
+    assert intent("any security issues I should know about") == READ
+    assert intent("the intern's account should expire in August") != READ
+
+
+def test_what_a_team_ships_is_released_and_what_blocks_a_release_is_open() -> None:
+    assert query_terms("what did the team ship last week")[stem("release")] > 0
+    asked = query_terms("what's blocking the 2.0 release")
+    assert stem("block") not in asked and asked[stem("issue")] > 0

@@ -129,4 +129,9 @@ PHRASES: dict[str, tuple[tuple[str, ...], float]] = {
         ("to done", "to in progress", "to in review", "to closed", "to resolved", "to backlog"),
         (("transition", "status", "state"), 0.6),
     ),
+    # what blocks a release or a project is its open issues ("what's blocking the 2.0 release")
+    **dict.fromkeys(
+        ("what blocking", "what is blocking", "blockers", "blocker"),
+        (("issue", "open", "milestone", "dependency"), 0.6),
+    ),
 }

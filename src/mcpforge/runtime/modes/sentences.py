@@ -41,6 +41,7 @@ _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
 _LOOKING = wordset("check see verify confirm tell know")
+_LOOKED = [[word] for word in _LOOKING]
 _IF = wordset("if whether")
 _IFS = (["if"], ["whether"])
 QUESTIONS = wordset("which what who how when where")  # the words that open a question
@@ -362,7 +363,8 @@ def intent(text: str) -> frozenset[str]:
         return READ
     if said[:1] == ["check"] and "for" in said[2:6]:  # "check my mailbox for messages with big attachments"
         return READ
-    if "should" in said[1:] and said[0] not in QUESTIONS:  # "the intern's account should expire in August"
+    # "the intern's account should expire in August" (but "any issues I should know about" asks)
+    if "should" in said[1:] and said[0] not in QUESTIONS and said[said.index("should") + 1 :][:1] not in _LOOKED:
         return UPDATE
     if _things_where(said):  # "forks of acme/sdk", "webhooks on acme/api", typed tersely
         return READ

@@ -51,6 +51,8 @@ VERBS: dict[str, tuple[tuple[str, ...], float]] = {
     "enable": (("enable", "update"), 0.6),
     "disable": (("disable", "update"), 0.6),
     "deactivate": (("disable", "update"), 0.6),
+    # what a team ships it releases or deploys ("what did the team ship last week")
+    **dict.fromkeys(("ship", "shipped", "ships"), (("release", "deploy", "publish", "merged"), 0.6)),
     # someone banned from a forum or a chat is suspended or blocked there
     **dict.fromkeys(("ban", "bans", "banned"), (("suspend", "block", "silence", "disable"), 0.7)),
     "activate": (("enable", "update"), 0.6),
