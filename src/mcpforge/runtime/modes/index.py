@@ -64,7 +64,7 @@ class Weights:
         }
     )
     k1: float = 2.0
-    intent: float = 0.6  # an operation of the method the request asks for: score x (1 + intent)
+    intent: float = 0.8  # an operation of the method the request asks for: score x (1 + intent)
     length: float = 0.04  # per path segment beyond the first: score / (1 + length x segments)
     same_action: int = 2  # results of one action (method, resource) at their own score
     repeat: float = 0.6  # each result of an action beyond those: score x repeat, once more per result
