@@ -41,7 +41,6 @@ _DOERS = wordset("i we you they he she someone somebody")
 _BE = wordset("am is are was were be been")
 _ASKING = wordset("when where did does is are was were has am")
 _LOOKING = wordset("check see verify confirm tell know")
-_LOOKED = [[word] for word in _LOOKING]
 _IF = wordset("if whether")
 _IFS = (["if"], ["whether"])
 QUESTIONS = wordset("which what who how when where")  # the words that open a question
@@ -364,7 +363,7 @@ def intent(text: str) -> frozenset[str]:
     if said[:1] == ["check"] and "for" in said[2:6]:  # "check my mailbox for messages with big attachments"
         return READ
     # "the intern's account should expire in August" (but "any issues I should know about" asks)
-    if "should" in said[1:] and said[0] not in QUESTIONS and said[said.index("should") + 1 :][:1] not in _LOOKED:
+    if "should" in said[1:] and said[0] not in QUESTIONS and _LOOKING.isdisjoint(_after(said, "should")):
         return UPDATE
     if _things_where(said):  # "forks of acme/sdk", "webhooks on acme/api", typed tersely
         return READ
@@ -401,6 +400,11 @@ def intent(text: str) -> frozenset[str]:
     if said[:1] and said[0].endswith("ed") and methods_of(said[0]):
         return READ
     return READ if _named_only(action, said) else frozenset()
+
+
+def _after(said: list[str], word: str) -> list[str]:
+    """The word after ``word``'s first place in ``said`` (none at the end)."""
+    return said[said.index(word) + 1 :][:1]
 
 
 # Where things are or whose, said right after them: "forks of acme/sdk", "logs from last night".
