@@ -288,7 +288,8 @@ def what_happened(text: str) -> tuple[str, str]:
     found = _BEFORE_DOING.match(text)
     if found is None:
         return "", text
-    before, after = words(found[1]), said_words(unwrapped(found[2]))  # "..., can you find it"
+    to_do = unwrapped(found[2])  # "..., can you find it"
+    before, after = words(found[1]), said_words(to_do)
     acting = methods_of(before[0]) and before[0] != "new"  # "new starter Priya begins Monday, ...": said of her
     if not after or (acting and not owned) or before[0] in _ASKING:  # "delete the old ones, then"
         return "", text
@@ -296,7 +297,7 @@ def what_happened(text: str) -> tuple[str, str]:
     # "..., check if her account is on", "my laptop is acting up, when did it last sync?"
     # "... calls dropping - check call quality records"
     asks = after[0] in QUESTIONS or after[0] in ("check", "see") or (after[0] in _LOOKING and after[1:2] in _IFS)
-    return (found[1], unwrapped(found[2])) if acts or asks else ("", text)
+    return (found[1], to_do) if acts or asks else ("", text)
 
 
 # What a request is for, after "so": "make the video private so only people with the link can watch
