@@ -509,5 +509,7 @@ def test_a_new_name_ends_at_a_comma_before_an_action() -> None:
 
 
 def test_making_sure_nobody_does_something_is_a_restriction() -> None:
-    request_ = "make sure nobody can push directly to release branches"
+    request_ = "make sure nobody can push directly to release branches"  # what nobody can do is turned off
+    assert intent(request_) >= UPDATE and stem("allow") in query_terms(request_)
+    request_ = "make sure nobody outside the company joins the Finance team"  # said with no ability: a rule
     assert intent(request_) == UPDATE and stem("protection") in query_terms(request_)

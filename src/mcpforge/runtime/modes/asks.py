@@ -106,9 +106,13 @@ def query_terms(text: str) -> dict[str, float]:
     tokens = []
     # "Mrs. Patel", "Dr. Lee": a person's title, not merge requests.
     titled = [_TITLES.get(token, token) for token in unnamed(meant(text).split())]
+    previous = ""
     for token in filter(None, names_of_things(titled, parts)):
-        bare = unpunctuated(token)
-        if COMPOUND.fullmatch(bare):
+        bare, previous, after = unpunctuated(token), token, previous
+        path = _path_words(bare, after)
+        if path:  # "GET /me/drive/recent", "gh api user/keys": the API's own path, said by its words
+            tokens.append(path)
+        elif COMPOUND.fullmatch(bare):
             # A product's name: its parts are not the lexicon's words ("OneNote" asks nothing of notes
             # in general), and where the lexicon knows the name, its words are what the parts would mean
             # ("SharePoint" asks nothing of sharing).
@@ -194,6 +198,9 @@ def query_terms(text: str) -> dict[str, float]:
         # what to find. Whole, it found every operation titled "List ..." before one titled "Get user"
         # that lists the users (Microsoft Graph's GET /users: 19th for "list users").
         weights[stem("list")] = _LISTING
+    if _asks_what_changed(said):  # "what changed on the Finance group yesterday": the audit log's record of it
+        for term in _RECORDED:
+            weights.setdefault(stem(term), _RECORDED_WEIGHT)
     if lets_someone(said):  # "let my assistant see my calendar": a permission given
         for term in _LETTING:
             weights.setdefault(stem(term), _LETTING_WEIGHT)
@@ -364,6 +371,23 @@ _WISHING = wordset("want wants need needs like")
 _HAPPENED = wordset("lost lose left gone went got broke broken died dead stole stolen missed forgot full late")
 
 
+def _path_words(bare: str, before: str) -> str:
+    """The words of an API path said in a request ("/me/drive/recent", "me/messages?$filter=..." or "user/keys"
+    after "GET" or "api"), empty if ``bare`` is none: a value such as a repository's slug (acme/web)."""
+    path, query, _ = bare.partition("?")
+    if "/" not in path or not (path.startswith("/") or query or _PATH_BEFORE.fullmatch(before)):
+        return ""
+    said = [part for part in path.split("/") if part and _PATH_SEGMENT.fullmatch(part)]
+    return " ".join(said)
+
+
+# What says that a path follows: an HTTP method in capitals ("GET me/drive", not "delete acme/web"), an API's
+# CLI ("gh api user/keys").
+_PATH_BEFORE = re.compile(r"GET|POST|PUT|PATCH|DELETE|api|curl")
+# A path's word, not a value in it ("/repos/acme/web/issues/12": acme and web are values, though said as words)
+_PATH_SEGMENT = re.compile(r"[A-Za-z][A-Za-z_-]*")
+
+
 def _value_free(token: str, bare: str) -> str:
     """``token`` as the request's words read it (``bare``: the token without punctuation around it)."""
     # A value (acme/widgets, cus_9, deprecatedFunction) names what to act on, not what to do: left out,
@@ -386,3 +410,14 @@ _LETTING = ("permission", "grant", "access")
 _LETTING_WEIGHT = 0.6
 _MEMBERS = ("member", "membership")
 _MEMBER_WEIGHT = 0.7
+
+
+def _asks_what_changed(said: list[str]) -> bool:
+    """Whether the request asks what changed on a thing: "what changed on the Finance group yesterday" (but "what
+    changed in PR 12" asks for its changes)."""
+    return said[:2] in (["what", "changed"], ["what", "happened"]) and said[2:3] in (["on"], ["to"], ["with"])
+
+
+# What an audit log is called: where who did a change is recorded.
+_RECORDED = ("audit", "log", "history", "activity")
+_RECORDED_WEIGHT = 0.5

@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .commands import as_said
 from .conditions import condition, obliged, ordered_by
 from .intents import CREATE, DELETE, FIRST_VERBS, INTENT_PHRASES, INTENT_VERBS, READ, SENT, UPDATE, WRITE
 from .lexicon import EVERYDAY
+from .outcomes import achieved
 from .rewordings import REWORDINGS
 from .words import POINTING, STOPWORDS, VALUES, stem, unaccented, words, wordset
 from .wrapping import unwrapped
@@ -169,7 +171,7 @@ _ONE_ON_ONE = re.compile(r"\b1(?::|-on-|\s+on\s+)1s?\b", re.IGNORECASE)
 def meant(text: str) -> str:
     """A request as it is read: contractions as the word before them, what it says not to do left out."""
     # "Tomás" and "Zoë" are names as "Tomas" and "Zoe" are (the terms of both sides are unaccented alike)
-    text = unwrapped(_ONE_ON_ONE.sub("one on one", unaccented(text)))
+    text = achieved(as_said(unwrapped(_ONE_ON_ONE.sub("one on one", unaccented(text)))))
     text = _GIVE_ME.sub(_shown, text)
     for pattern, rewrite in REWORDINGS:
         text = pattern.sub(rewrite, text)

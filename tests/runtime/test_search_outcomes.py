@@ -1,0 +1,102 @@
+"""Search mode: requests that say how things should end up ("make sure nobody outside can open it"), typed as
+a CLI's or PowerShell's commands, or naming the API's own path."""
+
+from __future__ import annotations
+
+from mcpforge.runtime.modes.asks import query_terms
+from mcpforge.runtime.modes.commands import as_said
+from mcpforge.runtime.modes.intents import DELETE, READ
+from mcpforge.runtime.modes.outcomes import achieved
+from mcpforge.runtime.modes.sentences import intent, meant
+from mcpforge.runtime.modes.words import stem
+
+
+def test_a_thing_nobody_should_open_has_its_access_removed() -> None:
+    assert (
+        achieved("make sure nobody outside the company can open the Q3 budget file anymore")
+        == "remove access to the Q3 budget file for anyone outside the company"
+    )
+    assert achieved("make sure the interns can't get into the HR site") == (
+        "remove access to the HR site for the interns"
+    )
+    assert achieved("people outside the org shouldn't see the roadmap repo").startswith("remove access to the roadmap")
+    assert intent("make sure Sam can't see any of our org's repos anymore") == DELETE
+
+
+def test_a_thing_someone_should_open_is_shared_with_them() -> None:
+    assert achieved("make sure everyone in Legal can open the NDA template") == (
+        "give everyone in Legal access to the NDA template"
+    )
+    assert achieved("the intern should be able to see acme/api").startswith("give the intern access to acme/api")
+
+
+def test_someone_who_should_not_sign_in_is_blocked_from_it() -> None:
+    assert achieved("make sure Ana can't sign in anymore").startswith("block sign-in of Ana")
+
+
+def test_other_abilities_wanted_or_denied_are_a_setting_turned_on_or_off() -> None:
+    assert achieved("make sure nobody can create public repos in the org") == (
+        "turn off allowing anyone to create public repos in the org"
+    )
+    assert achieved("I want the Help Desk team to stop being able to delete channels") == (
+        "turn off allowing the Help Desk team to delete channels"
+    )
+    assert achieved("the Sales group should be able to receive email").startswith("turn on allowing the Sales group")
+    assert achieved("keep people from commenting on issue 301") == "turn off commenting on issue 301 for people"
+
+
+def test_a_state_said_without_wanting_it_is_a_problem_not_an_outcome() -> None:
+    # "Sam can't see the site" reports a problem (which asks for the access, not its removal)
+    assert achieved("Sam can't see the Finance site") == "Sam can't see the Finance site"
+    assert achieved("why can't Sam see the Finance site") == "why can't Sam see the Finance site"
+    # "should" with a verb of no ability is a change of the thing, not an ability
+    assert achieved("my out of office should stop on Monday") == "my out of office should stop on Monday"
+    # "stop the channel from receiving email" turns off what a thing does, as the rewordings read it
+    assert achieved("stop the channel from receiving email") == "stop the channel from receiving email"
+
+
+def test_being_told_whenever_something_happens_is_a_subscription() -> None:
+    assert achieved("make sure I hear about it whenever something changes in the Contracts folder") == (
+        "subscribe to notifications whenever something changes in the Contracts folder"
+    )
+    assert achieved("let me know every time someone opens an issue").startswith("subscribe to notifications every")
+    assert achieved("let me know when Bob last signed in") == "let me know when Bob last signed in"  # a question
+
+
+def test_other_outcomes_said_as_their_actions() -> None:
+    assert meant("I want those emails to go to my new mailbox") == "forward those emails to my new mailbox"
+    assert meant("the guest from Fabrikam needs to be in our Partners team") == (
+        "add the guest from Fabrikam to our Partners team"
+    )
+    assert meant("keep the Board group out of the address book") == "hide the Board group from the address book"
+    assert meant("I want to remember to call the bank tomorrow") == "remind me to call the bank tomorrow"
+    assert meant("so I don't forget: block 2 hours Thursday") == "schedule a calendar event of 2 hours Thursday"
+
+
+def test_a_cli_command_is_said_verb_first_with_its_flags_as_words() -> None:
+    assert as_said("gh run list --workflow ci.yml") == "list run workflow ci.yml"
+    assert as_said("gh pr edit 77 --add-reviewer alice") == "edit pr 77 add reviewer alice"
+    assert as_said("gh release create v2.0 --generate-notes") == "create release v2.0 generate notes"
+    assert as_said("gcloud compute instances list") == "list compute instances"
+    assert intent("gh run list --workflow ci.yml") == READ
+    assert as_said("ghost the spammer") == "ghost the spammer"  # no CLI's name
+
+
+def test_a_cmdlet_is_said_as_its_verb_and_noun() -> None:
+    assert as_said("run Get-MgGroupMember on the Finance group") == "get group member on the Finance group"
+    assert as_said("Update-MgUser -UsageLocation US") == "update user usage location US"
+    assert intent("run Get-MgGroupMember on the Finance group") == READ
+    assert as_said("Get-Help") == "get help"
+
+
+def test_an_api_path_in_a_request_is_read_by_its_words() -> None:
+    assert {stem("drive"), stem("recent")} <= set(query_terms("GET /me/drive/recent pls"))
+    assert stem("key") in query_terms("gh api user/keys")
+    assert stem("messages") in query_terms("me/messages?$filter=isRead eq false")
+    # a repository's slug is a value, not a path (though "DELETE" in capitals would say one)
+    assert stem("acme") not in query_terms("delete acme/web")
+
+
+def test_what_changed_on_a_thing_is_in_the_audit_log() -> None:
+    assert stem("audit") in query_terms("what changed on the Finance group yesterday")
+    assert stem("audit") not in query_terms("what changed in PR 12")
