@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.commands import as_said
-from mcpforge.runtime.modes.intents import DELETE, READ
+from mcpforge.runtime.modes.intents import CREATE, DELETE, READ
 from mcpforge.runtime.modes.outcomes import achieved
 from mcpforge.runtime.modes.sentences import intent, meant
 from mcpforge.runtime.modes.words import stem
@@ -100,3 +100,27 @@ def test_an_api_path_in_a_request_is_read_by_its_words() -> None:
 def test_what_changed_on_a_thing_is_in_the_audit_log() -> None:
     assert stem("audit") in query_terms("what changed on the Finance group yesterday")
     assert stem("audit") not in query_terms("what changed in PR 12")
+
+
+def test_a_developers_question_for_an_endpoint_is_what_the_endpoint_does() -> None:
+    assert meant("what endpoint do I call to upload a large file to OneDrive?") == "upload a large file to OneDrive?"
+    assert meant("what's the Graph call to send mail as the signed-in user") == "send mail as the signed-in user"
+    assert meant("is there an API to add a member to a group?") == "add a member to a group?"
+    assert meant("which API gives me a user's manager?") == "get a user manager?"
+    assert meant("what REST endpoint starts a codespace?") == "starts a codespace?"
+    assert meant("how can my daemon app read the sign-in logs?") == "read the sign-in logs?"
+    assert meant("how do I read a file's contents from a repo through the API?") == "read a file contents from a repo?"
+    # the API's own words are no such question: "shipping methods", "API permissions"
+    assert meant("what shipping methods does the cart support?") == "what shipping methods does the cart support?"
+    assert intent("which API permissions does the reporting app request?") == READ
+
+
+def test_what_is_done_to_a_thing_once_found_is_the_request() -> None:
+    assert intent("find the Sales group and make Zoe an owner of it") == CREATE
+    assert intent("find yesterday's 4pm meeting and cancel it") >= DELETE
+    assert intent("get the logs and the artifacts of run 5") == READ  # two things to get
+    assert intent("open issues and PRs in acme/web") == READ
+
+
+def test_free_busy_is_a_schedule() -> None:
+    assert stem("schedule") in query_terms("is there an endpoint for the free/busy of several people at once?")

@@ -355,6 +355,9 @@ def intent(text: str) -> frozenset[str]:
     """The HTTP methods the request's first action word or phrase asks for (empty: it says no action)."""
     action = _FIRST_COMPOUND.sub(r"\1\2\3", what_happened(text)[1])  # "sign-in failures today": a thing's name
     said = said_words(action)
+    then = _then_done(said)
+    if then:  # "find the Sales group and make Zoe an owner of it": what is done once it is found
+        return then
     if said and said[0] in SENT:
         return CREATE
     if said and said[0] in _ASKING:  # "when does my shift start": a question about what is
@@ -403,6 +406,19 @@ def intent(text: str) -> frozenset[str]:
     if said[:1] and said[0].endswith("ed") and methods_of(said[0]):
         return READ
     return READ if _named_only(action, said) else frozenset()
+
+
+def _then_done(said: list[str]) -> frozenset[str]:
+    """The methods of what a request does to a thing once it has found it ("look up X and send him ...")."""
+    if not said or said[0] not in _FINDING or "and" not in said[2:]:
+        return frozenset()
+    done = said[said.index("and", 2) + 1 :]
+    done = done[1:] if done[:1] == ["then"] else done
+    return methods_of(done[0]) - READ if done else frozenset()
+
+
+# What finds a thing to act on: "find the Sales group and ...", "go into my Inbox, find ... and forward it".
+_FINDING = wordset("find locate get go open pull look")
 
 
 def _after(said: list[str], word: str) -> list[str]:

@@ -329,6 +329,8 @@ THINGS: dict[str, tuple[tuple[str, ...], float]] = {
     "software": (("app", "application"), 0.6),
     # whether someone is free: "is Jonas available on Teams"
     "available": (("presence", "availability", "free", "busy"), 0.5),
+    # when people are free, as calendars say it: "the free/busy of several people", "free-busy times"
+    **dict.fromkeys(("free/busy", "free busy"), (("schedule", "availability", "free", "busy"), 0.8)),
     # a thing made available to others is shared with them: "make the Projects folder available to everyone"
     **dict.fromkeys(
         (

@@ -60,9 +60,37 @@ _CHAT_WORDS = {
 _CHAT = re.compile(rf"\b(?:(?-i:u|ur)|{'|'.join(w for w in _CHAT_WORDS if w not in ('u', 'ur'))})\b", re.IGNORECASE)
 
 
+# A developer's question for the operation that does something ("what endpoint do I call to upload a file", "is
+# there an API to add a member", "which API gives me a user's manager", "how can my daemon app read the sign-in
+# logs"): what it does is the request. The API's name may come first ("what's the Graph call to ...").
+_CALL = r"(?:endpoint|api|call|rest\s+call)s?"  # not "method" nor "request": "shipping methods", "pull requests"
+_ENDPOINT = re.compile(
+    rf"^\s*(?:(?:what|which)(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(?:[\w-]+\s+)?{_CALL}\s+"
+    r"(?:(?:do|should|can|would|could|must)\s+(?:i|we)\s+(?:call|use|hit|need|send)\s+)?(?:for|to)\s+"
+    rf"|is\s+there\s+(?:an?|any)\s+(?:[\w-]+\s+)?{_CALL}\s+(?:for|to)\s+"
+    rf"|(?:(?:i|we)\s+need\s+)?(?:the|an?)\s+(?:[\w-]+\s+)?{_CALL}\s+(?:that|which)\s+"
+    rf"|{_CALL}\s+(?:for|to)\s+|(?:what|which)\s+(?:[\w-]+\s+)?{_CALL}\s+"
+    r"(?=[a-z]+s\s+(?:a|an|the|all|my|our|its|their|someone|every|each|one|new)\b)"
+    r"|how\s+(?:can|do|does|should|would)\s+(?:my|our|the|an?)\s+(?:[\w-]+\s+)?"
+    r"(?:app|bot|script|service|code|daemon|integration|function|action|workflow|client)\s+)",
+    re.IGNORECASE,
+)
+# "which API gives me a user's manager", "which call returns the files changed in a PR": what it gives is to get
+_GIVES = re.compile(
+    rf"^\s*(?:what|which)\s+(?:[\w-]+\s+)?{_CALL}\s+(?:gives|returns|lists|shows|gets|fetches)\s+(?:me\s+|us\s+)?",
+    re.IGNORECASE,
+)
+# how it is to be done: "programmatically", "in code", "through the API"
+_IN_CODE = re.compile(
+    r"\s*\b(?:programmatically|(?:in|from)\s+(?:my\s+|our\s+)?code|(?:through|via|with|using)\s+(?:the\s+)?(?:rest\s+)?api)\b",
+    re.IGNORECASE,
+)
+
+
 def unwrapped(text: str) -> str:
     """A request without what it is put in: "can you", "my boss asked me to", "for me, thanks"."""
     text = _CHAT.sub(lambda found: _CHAT_WORDS[found.group(0).lower()], text.replace("\u2019", "'"))
+    text = _ENDPOINT.sub("", _GIVES.sub("get ", _IN_CODE.sub("", text)))
     text = _WRAPPED.sub("", text)
     text = _WRAPPED.sub("", _ASKED_TO.sub("", text))
     return _COURTESY_END.sub(r"\1", text)
