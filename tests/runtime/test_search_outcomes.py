@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.commands import as_said
-from mcpforge.runtime.modes.intents import CREATE, DELETE, READ
+from mcpforge.runtime.modes.intents import CREATE, DELETE, READ, UPDATE
 from mcpforge.runtime.modes.outcomes import achieved
 from mcpforge.runtime.modes.sentences import intent, meant
 from mcpforge.runtime.modes.words import stem
@@ -124,3 +124,19 @@ def test_what_is_done_to_a_thing_once_found_is_the_request() -> None:
 
 def test_free_busy_is_a_schedule() -> None:
     assert stem("schedule") in query_terms("is there an endpoint for the free/busy of several people at once?")
+
+
+def test_mail_archived_is_moved_and_an_account_used_is_signed_in_to() -> None:
+    assert meant("archive the email from the bank").startswith("move the email to the archive mail folder")
+    assert meant("archive the old repo") == "archive the old repo"
+    assert meant("did anyone use the break-glass account recently") == (
+        "did anyone sign in to the break-glass account recently"
+    )
+
+
+def test_a_thing_wanted_to_do_something_is_set_so() -> None:
+    assert meant("I want the v1 tag to point at the new commit") == "set the v1 tag to point at the new commit"
+    assert intent("I need the staging deploy to wait for QA's approval") >= UPDATE
+    # what the asker will do with a thing is what it is for: the thing is to show
+    assert intent("I need the report to send to my boss") == READ
+    assert intent("I need the logs of the last run") == READ

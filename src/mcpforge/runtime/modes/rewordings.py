@@ -257,6 +257,23 @@ REWORDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
         ),
         r"restore \1",
     ),
+    # mail archived is moved to the archive folder, as mail apps do: "archive the email from the bank"
+    (
+        re.compile(
+            r"\barchive\s+((?:the|this|that|these|those|my|all|old)\s+(?:[\w'-]+\s+){0,3}?"
+            r"(?:e-?mails?|messages?|mail|threads?|conversations?))\b",
+            re.IGNORECASE,
+        ),
+        r"move \1 to the archive mail folder",
+    ),
+    # an account used is signed in to: "did anyone use the break-glass account recently"
+    (
+        re.compile(
+            r"\b(?:use|used|using)\s+((?:the|an?|this|that|his|her|their|my|our)\s+(?:[\w'-]+\s+){0,2}?accounts?)\b",
+            re.IGNORECASE,
+        ),
+        r"sign in to \1",
+    ),
     # a spreadsheet's tabs are its worksheets: "list the tabs in the budget spreadsheet"
     (re.compile(r"\btabs\b(?=[^.?!]*\b(?:spreadsheet|workbook|excel|sheet)s?\b)", re.IGNORECASE), "worksheets"),
     # a name changed is a thing renamed: "change the name of the Q4 folder to Q4 archive"

@@ -180,10 +180,22 @@ def meant(text: str) -> str:
 
 def _shown(match: re.Match[str]) -> str:
     # "I want the deck shared with the auditors" asks for the sharing: a thing wanted in a state is a change.
+    if _SET_TO.match(match.string, match.end()):  # "I want the v1 tag to point at the new commit": how it is set
+        return match.group(1) + "set "
     rest = match.string[match.end() :].lower().split()
     if any(word in _PAST or (word.endswith("ed") and len(word) > 4) for word in rest):
         return match.group(0)
     return match.group(1) + "show me "
+
+
+# A thing wanted to do something ("the staging deploy to wait for QA's approval"): not a thing to show. Not what
+# the asker will do with it ("I need the report to send to my boss", "the logs to debug the build").
+_SET_TO = re.compile(
+    r"(?:[\w'/.-]+\s+){1,5}?to\s+(?!(?:me|us|the|an?|my|our|this|that|it|send|share|show|review|check|debug|print"
+    r"|read|use|give|forward|compare|analy[sz]e|prepare|present|look|see|plan|fix|find|help|decide|attach|post)\b)"
+    r"[a-z]+\b",
+    re.IGNORECASE,
+)
 
 
 def _not_done(match: re.Match[str]) -> str:
