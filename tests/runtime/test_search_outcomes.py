@@ -140,3 +140,17 @@ def test_a_thing_wanted_to_do_something_is_set_so() -> None:
     # what the asker will do with a thing is what it is for: the thing is to show
     assert intent("I need the report to send to my boss") == READ
     assert intent("I need the logs of the last run") == READ
+
+
+def test_only_someone_able_is_a_rule_that_lets_no_one_else() -> None:
+    assert achieved("make sure only our office IP can SSH into the droplets") == (
+        "only allow our office IP to SSH into the droplets"
+    )
+    assert stem("rule") in query_terms("make sure only our office IP can SSH into the droplets")
+
+
+def test_hearing_of_each_thing_as_it_happens_is_a_subscription() -> None:
+    assert achieved("make sure we hear about disputes as soon as they open") == (
+        "subscribe to notifications of disputes as soon as they open"
+    )
+    assert achieved("we hear about it from customers") == "we hear about it from customers"

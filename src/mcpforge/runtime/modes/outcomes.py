@@ -58,6 +58,7 @@ _ACCESS_PHRASES = frozenset({"get into", "get to", "get in"})
 _SIGN_IN = frozenset({"sign in", "sign-in", "log in", "log-in", "login", "signin", "sign on", "log on"})
 _ABLE = re.compile(r"\bable\s+to\b", re.IGNORECASE)
 _NO_LONGER = re.compile(r"\b(?:any\s?more|any\s+longer)\b", re.IGNORECASE)
+_ONLY = re.compile(r"^(?:only|just)\s+", re.IGNORECASE)
 _NOBODY = re.compile(r"^(?:nobody|no\s*one|none\s+of)\b\s*", re.IGNORECASE)
 
 # Other states wanted, each (pattern, rewrite):
@@ -67,10 +68,19 @@ _OTHERS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"^\s*(?:{_WANTED})?(?:(?:i|we)\s+)?(?:(?:hear|know|find\s+out|get\s+(?:notified|told|an?\s+"
             r"(?:email|alert|notification|message)))(?:\s+about\s+it)?|(?:notify|tell|ping|alert)\s+(?:me|us)"
-            r"|let\s+(?:me|us)\s+know)\s+(?=(?:whenever|every\s+time|each\s+time|any\s+time)\b)",
+            r"|let\s+(?:me|us)\s+know)\s+(?=(?:whenever|every\s+time|each\s+time|any\s+time|as\s+soon\s+as)\b)",
             re.IGNORECASE,
         ),
         "subscribe to notifications ",
+    ),
+    # "make sure we hear about disputes as soon as they open": told of each as it happens
+    (
+        re.compile(
+            rf"^\s*(?:{_WANTED})?(?:i|we)\s+(?:hear|find\s+out|get\s+(?:notified|told))\s+(?:about|of)\s+"
+            r"(?=[^?]*\b(?:as\s+soon\s+as|whenever|every\s+time|the\s+moment|right\s+away|immediately)\b)",
+            re.IGNORECASE,
+        ),
+        "subscribe to notifications of ",
     ),
     # mail that should go elsewhere is forwarded: "I want those emails to go to my new mailbox"
     (
@@ -141,6 +151,9 @@ def _access(verb: str) -> bool:
 
 def _action(who: str, verb: str, what: str, denied: bool) -> str:
     """The action that makes ``who`` able (or, ``denied``, unable) to ``verb`` ``what``."""
+    only = _ONLY.match(who)
+    if only and not denied:  # "make sure only our office IP can SSH in": a rule that lets no one else
+        return f"only allow {who[only.end() :].strip()} to {verb} {_NO_LONGER.sub('', what).strip()}".strip()
     nobody = _NOBODY.match(who)
     if nobody:  # "nobody outside the company can open it": everyone outside it cannot
         who, denied = "anyone " + who[nobody.end() :], not denied
