@@ -154,3 +154,17 @@ def test_hearing_of_each_thing_as_it_happens_is_a_subscription() -> None:
         "subscribe to notifications of disputes as soon as they open"
     )
     assert achieved("we hear about it from customers") == "we hear about it from customers"
+
+
+def test_where_in_an_admin_centre_is_said_after_what_to_do() -> None:
+    assert (
+        meant("Intune > Devices > Windows > retire the old laptop")
+        == "retire the old laptop (in Intune Devices Windows)"
+    )
+    assert meant("SharePoint admin center: list all sites") == "list all sites (in SharePoint)"
+    assert stem("admin") not in query_terms("SharePoint admin center: list all sites")
+    assert meant("what is 3 > 2") == "what is 3 > 2"  # no page's name
+
+
+def test_a_one_letter_flag_is_said_by_its_value_alone() -> None:
+    assert as_said("gh secret set NPM_TOKEN -R acme/web") == "set secret NPM_TOKEN acme/web"

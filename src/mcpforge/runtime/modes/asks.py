@@ -33,6 +33,7 @@ from .sentences import (
     what_happened,
 )
 from .words import POINTING, STOPWORDS, VALUES, stem, words, wordset
+from .wrapping import placed
 
 __all__ = ["query_terms"]
 
@@ -93,7 +94,7 @@ def query_terms(text: str) -> dict[str, float]:
     are left out. Numbers and words of time (``tomorrow``, ``3pm``) are mostly arguments: they
     count little. A file's name (``budget.xlsx``) says "file".
     """
-    text = _PLACED.sub(_a_file, _FILED.sub(_a_file, QUOTED.sub(" ", text)))
+    text = _PLACED.sub(_a_file, _FILED.sub(_a_file, QUOTED.sub(" ", placed(text))))
     text = _LISTED.sub(_an_entry, text)
     sought = _SOUGHT.search(text)
     if sought:  # "search Teams messages for logo": what is searched is named; what for is the query's value

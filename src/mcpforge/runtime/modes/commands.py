@@ -50,5 +50,11 @@ def as_said(text: str) -> str:
     said = command["command"].replace(":", " ").split()
     if len(said) > 1:  # "pr merge": the verb is the last word, the nouns before it
         said = [said[-1], *said[:-1]]
-    rest = _FLAG.sub(lambda found: " ".join((found[1].replace("-", " "), found[2] or "")).strip(), command["rest"])
-    return " ".join((*said, rest)).strip()
+    rest = _FLAG.sub(_flag_words, command["rest"])
+    return " ".join((*said, *rest.split()))
+
+
+def _flag_words(found: re.Match[str]) -> str:
+    # a one-letter flag ("-R acme/web") is an abbreviation, not a word: only its value is said
+    name = found[1].replace("-", " ") if len(found[1]) > 1 else ""
+    return " ".join(filter(None, (name, found[2] or "")))

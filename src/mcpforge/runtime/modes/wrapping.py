@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["unwrapped"]
+__all__ = ["placed", "unwrapped"]
 
 
 # How a request may be put around what it asks: "how do I delete a webhook" asks to delete one, "is it
@@ -87,9 +87,34 @@ _IN_CODE = re.compile(
 )
 
 
+# Where in an admin centre or a portal the asker is ("Intune > Devices > Windows > retire the old laptop",
+# "SharePoint admin center: list all sites"): what to do comes last; where, said after it, names its things.
+_PLACE = re.compile(
+    r"^\s*(?:in\s+)?(?P<place>(?:(?-i:[A-Z])[^>:,?]{0,40}?\s*>\s*)+"
+    r"|[\w -]{1,30}?\s(?:admin\s+cent(?:er|re)|portal|console)\s*[:>-]\s*)(?P<rest>[^>]+)$",
+    re.IGNORECASE,
+)
+
+
+def _placed(found: re.Match[str]) -> str:
+    # the product's name and its pages' names, not "admin center" (every API has an admin, no API a center)
+    place = _CENTRE.sub(" ", found["place"])
+    place = " ".join(part.strip() for part in re.split(r"[>:-]", place) if part.strip())
+    return f"{found['rest'].strip()} (in {place})" if place else found["rest"].strip()
+
+
+_CENTRE = re.compile(r"\b(?:admin\s+cent(?:er|re)|portal|console)\b", re.IGNORECASE)
+
+
+def placed(text: str) -> str:
+    """``text`` with where in an admin centre it is asked said after what to do, or ``text``."""
+    return _PLACE.sub(_placed, text)
+
+
 def unwrapped(text: str) -> str:
     """A request without what it is put in: "can you", "my boss asked me to", "for me, thanks"."""
     text = _CHAT.sub(lambda found: _CHAT_WORDS[found.group(0).lower()], text.replace("\u2019", "'"))
+    text = placed(text)
     text = _ENDPOINT.sub("", _GIVES.sub("get ", _IN_CODE.sub("", text)))
     text = _WRAPPED.sub("", text)
     text = _WRAPPED.sub("", _ASKED_TO.sub("", text))
