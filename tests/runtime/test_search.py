@@ -14,7 +14,7 @@ from helpers import search_entry as entry
 from mcpforge.runtime.contract import ToolEntry
 from mcpforge.runtime.modes.asks import query_terms
 from mcpforge.runtime.modes.documents import analyse, entry_texts, operation_texts, rpc_method
-from mcpforge.runtime.modes.index import SearchIndex
+from mcpforge.runtime.modes.index import SearchIndex, Weights
 from mcpforge.runtime.modes.intents import CREATE, READ
 from mcpforge.runtime.modes.people import names_someone
 from mcpforge.runtime.modes.search import META_TOOLS, SCHEMA_BYTES, Catalog
@@ -897,3 +897,27 @@ def test_a_question_is_not_answered_by_what_a_change_takes() -> None:
     index = index_of([create, read])
     assert first(index, "how much storage did the volume claim ask for?")[0] == "read_claim"
     assert first(index, "make a volume claim with 10GB of storage")[0] == "create_claim"
+
+
+def test_a_repository_named_by_its_slug_raises_its_own_operations() -> None:
+    copies = [
+        entry("dependabot_list_alerts_for_org", "GET", "/orgs/{org}/dependabot/alerts",
+              "List Dependabot alerts for an organization", ("dependabot",)),
+        entry("dependabot_list_alerts_for_repo", "GET", "/repos/{owner}/{repo}/dependabot/alerts",
+              "List Dependabot alerts for a repository", ("dependabot",)),
+        entry("users_list_keys", "GET", "/user/keys", "List public SSH keys", ("users",)),
+    ]  # fmt: skip
+    analysed = [analyse(entry_texts(e)) for e in copies]
+
+    def scores(request: str, raised: float) -> dict[str, float]:
+        index = SearchIndex(copies, analysed=analysed, weights=Weights(repository=raised))
+        return {hit.entry["tool"]["name"]: hit.score for hit in index.search(request)}
+
+    asked = "any open dependabot alerts on acme/api?"
+    plain, raised = scores(asked, 0.0), scores(asked, 0.4)
+    assert raised["dependabot_list_alerts_for_repo"] > plain["dependabot_list_alerts_for_repo"] * 1.3
+    assert raised["dependabot_list_alerts_for_org"] == pytest.approx(plain["dependabot_list_alerts_for_org"])
+    # no slug, or the API's own path ("user/keys"): nothing is raised
+    assert scores("dependabot alerts in the org", 0.4) == scores("dependabot alerts in the org", 0.0)
+    assert scores("gh api user/keys", 0.4) == scores("gh api user/keys", 0.0)
+    assert first(index_of(copies), "any open dependabot alerts on acme/api?")[0] == "dependabot_list_alerts_for_repo"

@@ -82,6 +82,9 @@ class Weights:
     # A thing named by its kind ("the Assets list"), an operation whose path names one of that kind by its id
     # (/sites/{id}/lists/{list-id}/columns): score x (1 + identified).
     identified: float = 0.1
+    # A repository named by its slug ("acme/widgets"), an operation on one repository (a path parameter naming
+    # it: /repos/{owner}/{repo}/...) before its organisation's and enterprise's copies: score x (1 + repository).
+    repository: float = 0.4
 
 
 # The fields of what an operation takes (its parameters and body), not of what it is.
@@ -165,6 +168,8 @@ class SearchIndex:
         self._parents = [_parent(s) for s in segments]
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
+        self._repository_scoped = [any("repo" in x.lower() and PARAMETER.match(x) for x in s) for s in paths]
+        self._segments = frozenset(x.lower() for s in paths for x in s if not PARAMETER.match(x))
         self._mine = [bool(s) and s[0].lower() in ASKERS for s in paths]
         self._identified = [_identified(s) for s in segments]
         # What the API's paths name ("which Planner plans": a product's name, not a person's), and for telling
@@ -202,6 +207,9 @@ class SearchIndex:
         if kinds:
             identified, by_id = self._identified, 1 + self.weights.identified
             scores = {n: v * by_id if not kinds.isdisjoint(identified[n]) else v for n, v in scores.items()}
+        if self._names_repository(request):  # "any open dependabot alerts on acme/api?": that repository's
+            scoped, raised = self._repository_scoped, 1 + self.weights.repository
+            scores = {n: v * raised if scoped[n] else v for n, v in scores.items()}
         if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
@@ -218,6 +226,13 @@ class SearchIndex:
         if wanted == READ and not toolset:
             spread = with_record(spread, self._records.asked(request, someone, asker), limit)
         return [Hit(self.entries[n], -s) for s, n in spread]
+
+    def _names_repository(self, request: str) -> bool:
+        """Whether ``request`` names a repository by its slug ("acme/widgets"; not a path of the API's, "user/keys")."""
+        return any(
+            not (owner.lower() in self._segments and name.lower() in self._segments)
+            for owner, name in _SLUG.findall(request)
+        ) and any(self._repository_scoped)
 
     def _joined(self, request: str, asked: dict[str, float]) -> dict[str, float]:
         """``asked`` with two words said in a row that a resource runs together ("account status": accountstatuses)."""
@@ -258,6 +273,8 @@ class SearchIndex:
 
 
 # "the Assets list", "our Q3 Planning board": the kind after a thing's capitalised name.
+# A repository's slug, owner/name ("acme/widgets"); a path parameter naming one is {repo}, {repository_id}, ...
+_SLUG = re.compile(r"(?<![\w/])([A-Za-z][\w.-]*)/([A-Za-z][\w.-]*)(?![\w/])")
 _SPOKEN_OF = 15  # operations whose words hold a term, past which a capitalised one is the API's, not a person
 _NAMED_KIND = re.compile(r"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[A-Z][\w&-]*\s+)+([a-z]+)\b")
 
