@@ -921,3 +921,8 @@ def test_a_repository_named_by_its_slug_raises_its_own_operations() -> None:
     assert scores("dependabot alerts in the org", 0.4) == scores("dependabot alerts in the org", 0.0)
     assert scores("gh api user/keys", 0.4) == scores("gh api user/keys", 0.0)
     assert first(index_of(copies), "any open dependabot alerts on acme/api?")[0] == "dependabot_list_alerts_for_repo"
+    # or by its name, as one repository
+    assert scores("dependabot alerts on the api repo", 0.4) != scores("dependabot alerts on the api repo", 0.0)
+    assert scores("dependabot alerts on all the org's repos", 0.4) == scores(
+        "dependabot alerts on all the org's repos", 0.0
+    )

@@ -229,9 +229,12 @@ class SearchIndex:
 
     def _names_repository(self, request: str) -> bool:
         """Whether ``request`` names a repository by its slug ("acme/widgets"; not a path of the API's, "user/keys")."""
-        return any(
-            not (owner.lower() in self._segments and name.lower() in self._segments)
-            for owner, name in _SLUG.findall(request)
+        return (
+            any(
+                not (owner.lower() in self._segments and name.lower() in self._segments)
+                for owner, name in _SLUG.findall(request)
+            )
+            or _ONE_REPOSITORY.search(request) is not None
         ) and any(self._repository_scoped)
 
     def _joined(self, request: str, asked: dict[str, float]) -> dict[str, float]:
@@ -275,6 +278,12 @@ class SearchIndex:
 # "the Assets list", "our Q3 Planning board": the kind after a thing's capitalised name.
 # A repository's slug, owner/name ("acme/widgets"); a path parameter naming one is {repo}, {repository_id}, ...
 _SLUG = re.compile(r"(?<![\w/])([A-Za-z][\w.-]*)/([A-Za-z][\w.-]*)(?![\w/])")
+# ... or by its name: "the api repo", "our website repository", "repo acme-web" (one, not "the org's repos")
+_ONE_REPOSITORY = re.compile(
+    r"\b(?:the|our|my|this|that)\s+[\w.-]+\s+repo(?:sitory)?\b(?!s)|\brepo(?:sitory)?\s+(?:called\s+|named\s+)?"
+    r"(?!(?:is|was|has|and|or|to|for|in|on|of|with|settings?)\b)[\w.-]*[a-z0-9][\w.-]*\b",
+    re.IGNORECASE,
+)
 _SPOKEN_OF = 15  # operations whose words hold a term, past which a capitalised one is the API's, not a person
 _NAMED_KIND = re.compile(r"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[A-Z][\w&-]*\s+)+([a-z]+)\b")
 
