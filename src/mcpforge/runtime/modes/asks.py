@@ -109,8 +109,8 @@ def query_terms(text: str) -> dict[str, float]:
     titled = [_TITLES.get(token, token) for token in unnamed(meant(text).split())]
     previous = ""
     for token in filter(None, names_of_things(titled, parts)):
-        bare, previous, after = unpunctuated(token), token, previous
-        path = _path_words(bare, after)
+        bare, before, previous = unpunctuated(token), previous, token
+        path = _path_words(bare, before)
         if path:  # "GET /me/drive/recent", "gh api user/keys": the API's own path, said by its words
             tokens.append(path)
         elif COMPOUND.fullmatch(bare):

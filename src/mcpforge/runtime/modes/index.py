@@ -13,8 +13,9 @@ A request's terms come from :func:`.asks.query_terms` (its words and the everyda
 operation whose method is the one the request's verb asks for (:func:`.asks.intent`; for an
 action named in the path, the method its verb means: :func:`.documents.rpc_method`) is raised, as is one
 whose path is short (the general operation before its variants), and, when the request names
-someone (:func:`.asks.names_someone`), one on a person's things (``/users/{id}/...``); and the results are
-spread over different actions: an API that repeats one tree under several roots (``/me``,
+someone (:func:`.asks.names_someone`), one on a person's things (``/users/{id}/...``), and when it
+names a repository ("acme/widgets", "the api repo"), one on a repository's (``/repos/{owner}/{repo}/...``);
+and the results are spread over different actions: an API that repeats one tree under several roots (``/me``,
 ``/users/{id}``, ``/groups/{id}``) would otherwise fill the first ten with one action's copies.
 The weights were set on mcpforge's own task sets (``bench/search``) with ``bench/bench_search.py``.
 """
@@ -275,7 +276,6 @@ class SearchIndex:
         return [hit.entry["tool"]["name"] for hit in hits]
 
 
-# "the Assets list", "our Q3 Planning board": the kind after a thing's capitalised name.
 # A repository's slug, owner/name ("acme/widgets"); a path parameter naming one is {repo}, {repository_id}, ...
 _SLUG = re.compile(r"(?<![\w/])([A-Za-z][\w.-]*)/([A-Za-z][\w.-]*)(?![\w/])")
 # ... or by its name: "the api repo", "our website repository", "repo acme-web" (one, not "the org's repos")
@@ -284,6 +284,7 @@ _ONE_REPOSITORY = re.compile(
     r"(?!(?:is|was|has|and|or|to|for|in|on|of|with|settings?)\b)[\w.-]*[a-z0-9][\w.-]*\b",
     re.IGNORECASE,
 )
+# "the Assets list", "our Q3 Planning board": the kind after a thing's capitalised name.
 _SPOKEN_OF = 15  # operations whose words hold a term, past which a capitalised one is the API's, not a person
 _NAMED_KIND = re.compile(r"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[A-Z][\w&-]*\s+)+([a-z]+)\b")
 

@@ -1,7 +1,8 @@
 """How a request is put: its words in order, what it says not to do, its clauses, the methods it asks for.
 
-:func:`meant` reads past what a request is put in (:mod:`.wrapping`; "give me the ...") and
-what it says not to do; :func:`said_words` brings a phrasal verb's particle back beside its verb;
+:func:`meant` reads past what a request is put in (:mod:`.wrapping`; "give me the ..."), says a command
+in words (:mod:`.commands`), an outcome wanted as its action (:mod:`.outcomes`), and leaves out what it says
+not to do; :func:`said_words` brings a phrasal verb's particle back beside its verb;
 :func:`intent` says which HTTP methods its first action word or phrase asks for (:mod:`.intents`'
 tables), where :func:`described` marks the verbs that only say which things ("the movies I added").
 Its clauses: :func:`what_happened` splits off one saying what happened before the action ("the

@@ -1,7 +1,9 @@
 """What a request is put in, not what it asks: "can you", "how do I", "my boss asked me to", "for me, thanks".
 
-:func:`unwrapped` reads past it, and past how people type in a chat ("pls", "can u") and the English
-words they most often misspell; :mod:`.sentences` reads what is left.
+:func:`unwrapped` reads past it, past how people type in a chat ("pls", "can u") and the English words they
+most often misspell, past a developer's question for an endpoint ("what endpoint do I call to upload a file")
+and says where in an admin centre it is asked after what to do (:func:`placed`); :mod:`.sentences` reads
+what is left.
 """
 
 from __future__ import annotations
