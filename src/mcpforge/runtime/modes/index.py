@@ -169,8 +169,16 @@ class SearchIndex:
         self._parents = [_parent(s) for s in segments]
         self._parent_terms: dict[str, frozenset[str]] = {}
         self._personal = [_personal(s) for s in paths]
-        self._repository_scoped = [any("repo" in x.lower() and PARAMETER.match(x) for x in s) for s in paths]
-        self._segments = frozenset(x.lower() for s in paths for x in s if not PARAMETER.match(x))
+        # The operations on one repository (a parameter naming it: {repo}, {repository_id}); most APIs have none,
+        # and then neither they nor the path words telling a repository's slug from a path ("user/keys") are kept.
+        self._repository_scoped = frozenset(
+            n for n, s in enumerate(paths) if any("repo" in x.lower() and PARAMETER.match(x) for x in s)
+        )
+        self._segments = (
+            frozenset(x.lower() for s in paths for x in s if not PARAMETER.match(x))
+            if self._repository_scoped
+            else frozenset()
+        )
         self._mine = [bool(s) and s[0].lower() in ASKERS for s in paths]
         self._identified = [_identified(s) for s in segments]
         # What the API's paths name ("which Planner plans": a product's name, not a person's), and for telling
@@ -209,8 +217,9 @@ class SearchIndex:
             identified, by_id = self._identified, 1 + self.weights.identified
             scores = {n: v * by_id if not kinds.isdisjoint(identified[n]) else v for n, v in scores.items()}
         if self._names_repository(request):  # "any open dependabot alerts on acme/api?": that repository's
-            scoped, raised = self._repository_scoped, 1 + self.weights.repository
-            scores = {n: v * raised if scoped[n] else v for n, v in scores.items()}
+            raised = 1 + self.weights.repository
+            for number in self._repository_scoped.intersection(scores):
+                scores[number] *= raised
         if someone:  # "what groups is Tom a member of": a user's groups, not a group's
             personal, raised = self._personal, 1 + self.weights.someone
             scores = {n: v * raised if personal[n] else v for n, v in scores.items()}
@@ -230,13 +239,13 @@ class SearchIndex:
 
     def _names_repository(self, request: str) -> bool:
         """Whether ``request`` names a repository by its slug ("acme/widgets"; not a path of the API's, "user/keys")."""
-        return (
+        return bool(self._repository_scoped) and (
             any(
                 not (owner.lower() in self._segments and name.lower() in self._segments)
                 for owner, name in _SLUG.findall(request)
             )
             or _ONE_REPOSITORY.search(request) is not None
-        ) and any(self._repository_scoped)
+        )
 
     def _joined(self, request: str, asked: dict[str, float]) -> dict[str, float]:
         """``asked`` with two words said in a row that a resource runs together ("account status": accountstatuses)."""

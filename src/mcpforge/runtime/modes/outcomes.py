@@ -151,13 +151,14 @@ def _access(verb: str) -> bool:
 
 def _action(who: str, verb: str, what: str, denied: bool) -> str:
     """The action that makes ``who`` able (or, ``denied``, unable) to ``verb`` ``what``."""
+    what = _NO_LONGER.sub("", what).strip()
     only = _ONLY.match(who)
     if only and not denied:  # "make sure only our office IP can SSH in": a rule that lets no one else
-        return f"only allow {who[only.end() :].strip()} to {verb} {_NO_LONGER.sub('', what).strip()}".strip()
+        return f"only allow {who[only.end() :].strip()} to {verb} {what}".strip()
     nobody = _NOBODY.match(who)
     if nobody:  # "nobody outside the company can open it": everyone outside it cannot
         who, denied = "anyone " + who[nobody.end() :], not denied
-    who, what = who.strip(), _NO_LONGER.sub("", what).strip()
+    who = who.strip()
     if _signs_in(verb):
         return f"{'block' if denied else 'unblock'} sign-in of {who} {what}".strip()
     if _access(verb):
